@@ -1,0 +1,184 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstst2022common.h"
+#include "st2022/st2022.h"
+
+GType
+gst_st2022_transport_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_ST2022_TRANSPORT_SOCKET, "Kernel UDP sockets", "socket"},
+    {GST_ST2022_TRANSPORT_PACKET, "AF_PACKET raw frames on 'iface'",
+        "packet"},
+    {GST_ST2022_TRANSPORT_DPDK, "DPDK kernel bypass", "dpdk"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSt2022Transport", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_st2022_pacing_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_ST2022_PACING_NONE, "Send each frame as fast as possible", "none"},
+    {GST_ST2022_PACING_SOFTWARE,
+        "Spread each frame evenly over its period (sleep + spin)", "software"},
+    {GST_ST2022_PACING_PA_FREE_RUNNING,
+        "Pacing-Assistant, free-running (packet/dpdk transports)",
+        "pa-free-running"},
+    {GST_ST2022_PACING_PA_CONTROLLED,
+        "Pacing-Assistant, frequency-controlled (packet/dpdk transports)",
+        "pa-controlled"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSt2022Pacing", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GstStructure *
+gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
+{
+  GstStructure *st = gst_structure_new (GST_ST2022_STATS_NAME,
+      "packets", G_TYPE_UINT64, s->packets,
+      "packets-lost", G_TYPE_UINT64, s->packets_lost,
+      "packets-reordered", G_TYPE_UINT64, s->packets_reordered,
+      "packets-duplicate", G_TYPE_UINT64, s->packets_duplicate,
+      "packets-invalid", G_TYPE_UINT64, s->packets_invalid,
+      "frames", G_TYPE_UINT64, s->frames,
+      "frames-corrupted", G_TYPE_UINT64, s->frames_corrupted,
+      "frames-dropped", G_TYPE_UINT64, s->frames_dropped,
+      "bytes", G_TYPE_UINT64, s->bytes,
+      NULL);
+
+  if (is_sink)
+    gst_structure_set (st, "frames-late", G_TYPE_UINT64, s->frames_late, NULL);
+  return st;
+}
+
+VmiTransport *
+gst_st2022_transport_open (GstElement * element, GstSt2022Transport kind,
+    const VmiTransportConfig * config)
+{
+  const VmiTransportClass *klass;
+  const gchar *name;
+  VmiTransport *t;
+  GError *err = NULL;
+
+  klass = vmi_transport_lookup ((VmiTransportKind) kind);
+  if (klass == NULL)
+    goto not_implemented;
+
+  t = klass->open (config, &err);
+  if (t == NULL)
+    goto open_failed;
+  return t;
+
+  /* ERRORS */
+not_implemented:
+  {
+    name = kind == GST_ST2022_TRANSPORT_PACKET ? "packet" :
+        kind == GST_ST2022_TRANSPORT_DPDK ? "dpdk" : "?";
+    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+        ("transport '%s' is not implemented yet in this build; use "
+            "transport=socket", name), (NULL));
+    return NULL;
+  }
+open_failed:
+  {
+    if (err->code == VMI_TRANSPORT_ERROR_ADDRESS)
+      GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+          ("%s", err->message), ("transport %s", klass->name));
+    else if (config->direction == VMI_TRANSPORT_DIR_SEND)
+      GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
+          ("%s", err->message), ("transport %s", klass->name));
+    else
+      GST_ELEMENT_ERROR (element, RESOURCE, OPEN_READ,
+          ("%s", err->message), ("transport %s", klass->name));
+    g_clear_error (&err);
+    return NULL;
+  }
+}
+
+static GstStructure *
+format_structure (const St2022Format * fmt)
+{
+  GstStructure *s;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_STRING);
+  /* UYVP first: it is the wire's own packing, the preferred choice */
+  g_value_set_static_string (&v, "UYVP");
+  gst_value_list_append_value (&list, &v);
+  g_value_set_static_string (&v, "v210");
+  gst_value_list_append_value (&list, &v);
+  g_value_unset (&v);
+
+  s = gst_structure_new ("video/x-raw",
+      "width", G_TYPE_INT, (gint) fmt->width,
+      "height", G_TYPE_INT, (gint) fmt->height,
+      "framerate", GST_TYPE_FRACTION, fmt->fps_n, fmt->fps_d, NULL);
+  gst_structure_take_value (s, "format", &list);
+  if (fmt->interlaced)
+    gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
+        "field-order", G_TYPE_STRING, "top-field-first", NULL);
+  else
+    gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "progressive",
+        NULL);
+  return s;
+}
+
+GstCaps *
+gst_st2022_supported_caps (void)
+{
+  static GstCaps *caps = NULL;
+
+  if (g_once_init_enter (&caps)) {
+    GstCaps *c = gst_caps_new_empty ();
+    guint i;
+
+    for (i = 0; i < st2022_format_count (); i++)
+      c = gst_caps_merge_structure (c,
+          format_structure (st2022_format_get (i)));
+    GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&caps, c);
+  }
+  return gst_caps_ref (caps);
+}
+
+gchar *
+gst_st2022_supported_formats_string (void)
+{
+  GString *str = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < st2022_format_count (); i++) {
+    const St2022Format *fmt = st2022_format_get (i);
+    g_string_append_printf (str, "%s%s (%ux%u%s %d/%d)", i ? ", " : "",
+        fmt->name, fmt->width, fmt->height,
+        fmt->interlaced ? " interlaced" : "", fmt->fps_n, fmt->fps_d);
+  }
+  return g_string_free (str, FALSE);
+}

@@ -1,0 +1,97 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* What st2022sink and st2022src share: the transport and pacing enums, the
+ * statistics counters and their GstStructure form, and the opening of a
+ * transport with the user-facing errors. */
+
+#ifndef __GST_ST2022_COMMON_H__
+#define __GST_ST2022_COMMON_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "net/vmi-transport.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstSt2022Transport:
+ * @GST_ST2022_TRANSPORT_SOCKET: kernel UDP sockets (works everywhere)
+ * @GST_ST2022_TRANSPORT_PACKET: AF_PACKET raw frames on `iface`
+ * @GST_ST2022_TRANSPORT_DPDK: DPDK kernel bypass
+ */
+typedef enum
+{
+  GST_ST2022_TRANSPORT_SOCKET = VMI_TRANSPORT_KIND_SOCKET,
+  GST_ST2022_TRANSPORT_PACKET = VMI_TRANSPORT_KIND_PACKET,
+  GST_ST2022_TRANSPORT_DPDK = VMI_TRANSPORT_KIND_DPDK,
+} GstSt2022Transport;
+
+/**
+ * GstSt2022Pacing:
+ * @GST_ST2022_PACING_NONE: send each frame as fast as possible
+ * @GST_ST2022_PACING_SOFTWARE: spread each frame's datagrams evenly over the
+ *   frame period against the pipeline clock (sleep, then spin)
+ * @GST_ST2022_PACING_PA_FREE_RUNNING: Pacing-Assistant, fixed τ (raw
+ *   transports only)
+ * @GST_ST2022_PACING_PA_CONTROLLED: Pacing-Assistant, frequency-controlled τ
+ *   (raw transports only)
+ */
+typedef enum
+{
+  GST_ST2022_PACING_NONE,
+  GST_ST2022_PACING_SOFTWARE,
+  GST_ST2022_PACING_PA_FREE_RUNNING,
+  GST_ST2022_PACING_PA_CONTROLLED,
+} GstSt2022Pacing;
+
+#define GST_TYPE_ST2022_TRANSPORT (gst_st2022_transport_get_type ())
+GType gst_st2022_transport_get_type (void);
+#define GST_TYPE_ST2022_PACING (gst_st2022_pacing_get_type ())
+GType gst_st2022_pacing_get_type (void);
+
+/* Counters; written by the streaming thread only, read under the object
+ * lock for the `stats` property. */
+typedef struct
+{
+  guint64 packets;
+  guint64 packets_lost;
+  guint64 packets_reordered;
+  guint64 packets_duplicate;
+  guint64 packets_invalid;
+  guint64 frames;
+  guint64 frames_corrupted;
+  guint64 frames_dropped;
+  guint64 bytes;
+  /* sink: frames whose launch time had passed by more than a frame period
+   * (sent at once, pacing restarted) */
+  guint64 frames_late;
+} GstSt2022Stats;
+
+#define GST_ST2022_STATS_NAME "st2022-stats"
+
+GstStructure *gst_st2022_stats_to_structure (const GstSt2022Stats * stats,
+    gboolean is_sink);
+
+/* Opens @kind for @element, posting the GST_ELEMENT_ERROR users see when it
+ * is not available or fails. */
+VmiTransport *gst_st2022_transport_open (GstElement * element,
+    GstSt2022Transport kind, const VmiTransportConfig * config);
+
+/* "UYVP or v210 at 1920x1080 interlaced 30000/1001, ..." for errors. */
+gchar *gst_st2022_supported_formats_string (void);
+
+/* Caps of all the formats the core knows, for the two formats, with
+ * interlace-mode (and field-order=top-field-first when interlaced). */
+GstCaps *gst_st2022_supported_caps (void);
+
+G_END_DECLS
+
+#endif /* __GST_ST2022_COMMON_H__ */

@@ -1,0 +1,1007 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-st2022sink
+ * @title: st2022sink
+ *
+ * Sends raw 10-bit 4:2:2 video (`UYVP` or `v210`) as a SMPTE ST 2022-6
+ * stream: every frame becomes a full SDI raster (EAV/SAV, line numbers,
+ * CRCs, blanking) cut into 1400-byte RTP/HBRMT datagrams. With
+ * `pacing=software` (the default on sockets) each frame's datagrams are
+ * spread evenly over the frame period against the pipeline clock; the sink
+ * does its own synchronisation, so the base class never waits on the clock.
+ *
+ * The RTP timestamp (27 MHz) is the buffer's running time; it advances by
+ * exactly 27e6/frame-rate per frame for a regular stream.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc is-live=true ! \
+ *   video/x-raw,format=UYVP,width=1920,height=1080,framerate=30000/1001,interlace-mode=interleaved ! \
+ *   st2022sink host=239.1.1.1 port=5004 multicast-iface=eth0
+ * ]| Sends 1080i59.94 colour bars to a multicast group.
+ *
+ * Statistics are in the `stats` property and are posted as an element
+ * message named `st2022-stats` every `stats-interval` ms and at EOS.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <time.h>
+#include <errno.h>
+#include <sys/prctl.h>
+
+#include <gst/video/video.h>
+
+#include "gstst2022sink.h"
+#include "gstst2022common.h"
+#include "gstst2022meta.h"
+#include "gstvmielements.h"
+#include "st2022/st2022.h"
+#include "pool/gstvmibufferpool.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
+#define GST_CAT_DEFAULT gst_st2022_sink_debug
+
+#define DEFAULT_PROP_HOST "127.0.0.1"
+#define DEFAULT_PROP_PORT 5004
+#define DEFAULT_PROP_MULTICAST_IFACE NULL
+#define DEFAULT_PROP_TTL_MC 1
+#define DEFAULT_PROP_PAYLOAD_TYPE 98
+#define DEFAULT_PROP_SSRC G_MAXUINT
+#define DEFAULT_PROP_TRANSPORT GST_ST2022_TRANSPORT_SOCKET
+#define DEFAULT_PROP_PACING GST_ST2022_PACING_SOFTWARE
+#define DEFAULT_PROP_LINE_RATE G_GUINT64_CONSTANT (10000000000)
+#define DEFAULT_PROP_IFACE NULL
+#define DEFAULT_PROP_DPDK_EAL_ARGS NULL
+#define DEFAULT_PROP_DPDK_PORT 0
+#define DEFAULT_PROP_STATS_INTERVAL 1000
+#define DEFAULT_PROP_BUFFER_SIZE (8 * 1024 * 1024)
+
+/* Software pacing: one deadline per batch of about this much wire time;
+ * the thread sleeps until SPIN_NS before it and spins the rest. */
+#define PACING_BATCH_NS (100 * GST_USECOND)
+#define PACING_SPIN_NS (30 * GST_USECOND)
+
+enum
+{
+  PROP_0,
+  PROP_HOST,
+  PROP_PORT,
+  PROP_MULTICAST_IFACE,
+  PROP_TTL_MC,
+  PROP_PAYLOAD_TYPE,
+  PROP_SSRC,
+  PROP_TRANSPORT,
+  PROP_PACING,
+  PROP_LINE_RATE,
+  PROP_IFACE,
+  PROP_DPDK_EAL_ARGS,
+  PROP_DPDK_PORT,
+  PROP_STATS_INTERVAL,
+  PROP_BUFFER_SIZE,
+  PROP_STATS,
+};
+
+struct _GstSt2022Sink
+{
+  GstBaseSink parent;
+
+  /* properties, under the object lock */
+  gchar *host;
+  gint port;
+  gchar *multicast_iface;
+  gint ttl_mc;
+  guint payload_type;
+  guint ssrc;
+  GstSt2022Transport transport;
+  GstSt2022Pacing pacing;
+  guint64 line_rate;
+  gchar *iface;
+  gchar *dpdk_eal_args;
+  gint dpdk_port;
+  guint stats_interval;
+  gint buffer_size;
+
+  /* streaming state */
+  VmiTransport *t;
+  GstVideoInfo vinfo;
+  const St2022Format *fmt;
+  St2022PixelFormat pixfmt;
+  St2022RasterWriter *writer;
+  St2022Packetizer *pkt;
+  guint8 *raster;
+  gsize raster_size;
+  St2022Datagram *pkts;         /* headers + payload pointers of a frame */
+  struct iovec *iov;            /* 2 per datagram: header, payload */
+  VmiTxDatagram *dgrams;
+  guint n_dgrams;
+  guint32 cur_ssrc;
+  guint32 rtp_offset;
+  guint32 last_rtp;
+  gboolean have_last_rtp;
+  guint32 rtp_per_frame;        /* rounded, for non-timestamped input */
+  gint64 next_free_mono;        /* end of the previous frame's send, ns */
+  gint flushing;                /* atomic */
+
+  /* stats: written by the streaming thread, copied under the object lock */
+  GstSt2022Stats stats;
+  GstClockTime last_post;
+};
+
+#define gst_st2022_sink_parent_class parent_class
+G_DEFINE_TYPE (GstSt2022Sink, gst_st2022_sink, GST_TYPE_BASE_SINK);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022sink, "st2022sink",
+    GST_RANK_NONE, GST_TYPE_ST2022_SINK,
+    GST_DEBUG_CATEGORY_INIT (gst_st2022_sink_debug, "st2022sink", 0,
+        "ST 2022-6 sender"));
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
+        "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
+        "framerate = (fraction) [ 0, MAX ]"));
+
+static void gst_st2022_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_st2022_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_st2022_sink_finalize (GObject * object);
+static gboolean gst_st2022_sink_start (GstBaseSink * bsink);
+static gboolean gst_st2022_sink_stop (GstBaseSink * bsink);
+static gboolean gst_st2022_sink_unlock (GstBaseSink * bsink);
+static gboolean gst_st2022_sink_unlock_stop (GstBaseSink * bsink);
+static GstCaps *gst_st2022_sink_get_caps (GstBaseSink * bsink,
+    GstCaps * filter);
+static gboolean gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
+static void gst_st2022_sink_get_times (GstBaseSink * bsink, GstBuffer * buf,
+    GstClockTime * start, GstClockTime * end);
+static gboolean gst_st2022_sink_propose_allocation (GstBaseSink * bsink,
+    GstQuery * query);
+static gboolean gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event);
+static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
+    GstBuffer * buffer);
+
+static void
+gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *bsink_class = GST_BASE_SINK_CLASS (klass);
+
+  gobject_class->set_property = gst_st2022_sink_set_property;
+  gobject_class->get_property = gst_st2022_sink_get_property;
+  gobject_class->finalize = gst_st2022_sink_finalize;
+
+  /**
+   * GstSt2022Sink:host:
+   *
+   * Destination: a unicast address or a multicast group (IPv4 or IPv6).
+   */
+  g_object_class_install_property (gobject_class, PROP_HOST,
+      g_param_spec_string ("host", "Host",
+          "Destination address (unicast or multicast group)",
+          DEFAULT_PROP_HOST, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:port:
+   *
+   * Destination UDP port.
+   */
+  g_object_class_install_property (gobject_class, PROP_PORT,
+      g_param_spec_int ("port", "Port", "Destination UDP port", 1, 65535,
+          DEFAULT_PROP_PORT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:multicast-iface:
+   *
+   * Network interface multicast is sent on (NULL: the routing table's).
+   */
+  g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
+      g_param_spec_string ("multicast-iface", "Multicast interface",
+          "Network interface to send multicast on (e.g. eth0)",
+          DEFAULT_PROP_MULTICAST_IFACE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:ttl-mc:
+   *
+   * IP time-to-live (IPv6 hop limit) of multicast datagrams.
+   */
+  g_object_class_install_property (gobject_class, PROP_TTL_MC,
+      g_param_spec_int ("ttl-mc", "Multicast TTL",
+          "Time-to-live of multicast datagrams", 0, 255, DEFAULT_PROP_TTL_MC,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:payload-type:
+   *
+   * RTP payload type (dynamic; 98 by convention for ST 2022-6).
+   */
+  g_object_class_install_property (gobject_class, PROP_PAYLOAD_TYPE,
+      g_param_spec_uint ("payload-type", "Payload type",
+          "RTP payload type", 96, 127, DEFAULT_PROP_PAYLOAD_TYPE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:ssrc:
+   *
+   * RTP SSRC; 4294967295 (the default) picks a random one at start.
+   */
+  g_object_class_install_property (gobject_class, PROP_SSRC,
+      g_param_spec_uint ("ssrc", "SSRC",
+          "RTP SSRC (4294967295 = random)", 0, G_MAXUINT, DEFAULT_PROP_SSRC,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:transport:
+   *
+   * How datagrams leave the host. Only `socket` is in this build; the
+   * others fail the state change with an error saying so.
+   */
+  g_object_class_install_property (gobject_class, PROP_TRANSPORT,
+      g_param_spec_enum ("transport", "Transport", "Transport",
+          GST_TYPE_ST2022_TRANSPORT, DEFAULT_PROP_TRANSPORT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:pacing:
+   *
+   * How each frame's datagrams are spread in time. `pa-*` modes need a raw
+   * transport (packet or dpdk).
+   */
+  g_object_class_install_property (gobject_class, PROP_PACING,
+      g_param_spec_enum ("pacing", "Pacing", "Pacing of datagrams",
+          GST_TYPE_ST2022_PACING, DEFAULT_PROP_PACING,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:line-rate:
+   *
+   * Link speed in bit/s, the Pacing-Assistant's timer (pa-* pacing only).
+   */
+  g_object_class_install_property (gobject_class, PROP_LINE_RATE,
+      g_param_spec_uint64 ("line-rate", "Line rate",
+          "Link speed in bit/s for Pacing-Assistant pacing", 1000000,
+          G_GUINT64_CONSTANT (400000000000), DEFAULT_PROP_LINE_RATE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:iface:
+   *
+   * Network interface of the `packet` transport.
+   */
+  g_object_class_install_property (gobject_class, PROP_IFACE,
+      g_param_spec_string ("iface", "Interface",
+          "Network interface (transport=packet)", DEFAULT_PROP_IFACE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:dpdk-eal-args:
+   *
+   * DPDK EAL arguments (transport=dpdk).
+   */
+  g_object_class_install_property (gobject_class, PROP_DPDK_EAL_ARGS,
+      g_param_spec_string ("dpdk-eal-args", "DPDK EAL arguments",
+          "DPDK EAL arguments (transport=dpdk)", DEFAULT_PROP_DPDK_EAL_ARGS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:dpdk-port:
+   *
+   * DPDK port id (transport=dpdk).
+   */
+  g_object_class_install_property (gobject_class, PROP_DPDK_PORT,
+      g_param_spec_int ("dpdk-port", "DPDK port", "DPDK port id", 0,
+          G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:stats-interval:
+   *
+   * Interval in ms between `st2022-stats` element messages (0 = only at
+   * EOS).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      g_param_spec_uint ("stats-interval", "Statistics interval",
+          "Milliseconds between st2022-stats messages (0 = only at EOS)", 0,
+          G_MAXUINT, DEFAULT_PROP_STATS_INTERVAL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSt2022Sink:buffer-size:
+   *
+   * Kernel send buffer (SO_SNDBUF) to request, bytes; 0 = OS default.
+   */
+  g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
+      g_param_spec_int ("buffer-size", "Buffer size",
+          "Kernel send buffer size in bytes (0 = OS default)", 0, G_MAXINT,
+          DEFAULT_PROP_BUFFER_SIZE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:stats:
+   *
+   * Counters (`st2022-stats` structure): packets, bytes, frames, and
+   * frames-late (launch time missed by more than a frame).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Transmit statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_set_static_metadata (element_class,
+      "ST 2022-6 sink", "Sink/Network/Video",
+      "Sends raw video as a paced SMPTE ST 2022-6 stream",
+      "gst-vmi developers");
+
+  bsink_class->start = GST_DEBUG_FUNCPTR (gst_st2022_sink_start);
+  bsink_class->stop = GST_DEBUG_FUNCPTR (gst_st2022_sink_stop);
+  bsink_class->unlock = GST_DEBUG_FUNCPTR (gst_st2022_sink_unlock);
+  bsink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_st2022_sink_unlock_stop);
+  bsink_class->get_caps = GST_DEBUG_FUNCPTR (gst_st2022_sink_get_caps);
+  bsink_class->set_caps = GST_DEBUG_FUNCPTR (gst_st2022_sink_set_caps);
+  bsink_class->get_times = GST_DEBUG_FUNCPTR (gst_st2022_sink_get_times);
+  bsink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_st2022_sink_propose_allocation);
+  bsink_class->event = GST_DEBUG_FUNCPTR (gst_st2022_sink_event);
+  bsink_class->render = GST_DEBUG_FUNCPTR (gst_st2022_sink_render);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_ST2022_TRANSPORT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_ST2022_PACING, 0);
+}
+
+static void
+gst_st2022_sink_init (GstSt2022Sink * self)
+{
+  self->host = g_strdup (DEFAULT_PROP_HOST);
+  self->port = DEFAULT_PROP_PORT;
+  self->multicast_iface = g_strdup (DEFAULT_PROP_MULTICAST_IFACE);
+  self->ttl_mc = DEFAULT_PROP_TTL_MC;
+  self->payload_type = DEFAULT_PROP_PAYLOAD_TYPE;
+  self->ssrc = DEFAULT_PROP_SSRC;
+  self->transport = DEFAULT_PROP_TRANSPORT;
+  self->pacing = DEFAULT_PROP_PACING;
+  self->line_rate = DEFAULT_PROP_LINE_RATE;
+  self->iface = g_strdup (DEFAULT_PROP_IFACE);
+  self->dpdk_eal_args = g_strdup (DEFAULT_PROP_DPDK_EAL_ARGS);
+  self->dpdk_port = DEFAULT_PROP_DPDK_PORT;
+  self->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
+  self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
+
+  /* Accept-caps against the broad template, so that a size we cannot send
+   * reaches set_caps() and gets an error naming what we can send. */
+  GST_PAD_SET_ACCEPT_TEMPLATE (GST_BASE_SINK_PAD (self));
+  /* sync stays TRUE: it selects clock-driven pacing (see render) */
+  gst_base_sink_set_sync (GST_BASE_SINK (self), TRUE);
+}
+
+static void
+gst_st2022_sink_finalize (GObject * object)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (object);
+
+  g_free (self->host);
+  g_free (self->multicast_iface);
+  g_free (self->iface);
+  g_free (self->dpdk_eal_args);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_st2022_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_free (self->host);
+      self->host = g_value_dup_string (value);
+      break;
+    case PROP_PORT:
+      self->port = g_value_get_int (value);
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_free (self->multicast_iface);
+      self->multicast_iface = g_value_dup_string (value);
+      break;
+    case PROP_TTL_MC:
+      self->ttl_mc = g_value_get_int (value);
+      break;
+    case PROP_PAYLOAD_TYPE:
+      self->payload_type = g_value_get_uint (value);
+      break;
+    case PROP_SSRC:
+      self->ssrc = g_value_get_uint (value);
+      break;
+    case PROP_TRANSPORT:
+      self->transport = g_value_get_enum (value);
+      break;
+    case PROP_PACING:
+      self->pacing = g_value_get_enum (value);
+      break;
+    case PROP_LINE_RATE:
+      self->line_rate = g_value_get_uint64 (value);
+      break;
+    case PROP_IFACE:
+      g_free (self->iface);
+      self->iface = g_value_dup_string (value);
+      break;
+    case PROP_DPDK_EAL_ARGS:
+      g_free (self->dpdk_eal_args);
+      self->dpdk_eal_args = g_value_dup_string (value);
+      break;
+    case PROP_DPDK_PORT:
+      self->dpdk_port = g_value_get_int (value);
+      break;
+    case PROP_STATS_INTERVAL:
+      self->stats_interval = g_value_get_uint (value);
+      break;
+    case PROP_BUFFER_SIZE:
+      self->buffer_size = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_st2022_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_value_set_string (value, self->host);
+      break;
+    case PROP_PORT:
+      g_value_set_int (value, self->port);
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_value_set_string (value, self->multicast_iface);
+      break;
+    case PROP_TTL_MC:
+      g_value_set_int (value, self->ttl_mc);
+      break;
+    case PROP_PAYLOAD_TYPE:
+      g_value_set_uint (value, self->payload_type);
+      break;
+    case PROP_SSRC:
+      g_value_set_uint (value, self->ssrc);
+      break;
+    case PROP_TRANSPORT:
+      g_value_set_enum (value, self->transport);
+      break;
+    case PROP_PACING:
+      g_value_set_enum (value, self->pacing);
+      break;
+    case PROP_LINE_RATE:
+      g_value_set_uint64 (value, self->line_rate);
+      break;
+    case PROP_IFACE:
+      g_value_set_string (value, self->iface);
+      break;
+    case PROP_DPDK_EAL_ARGS:
+      g_value_set_string (value, self->dpdk_eal_args);
+      break;
+    case PROP_DPDK_PORT:
+      g_value_set_int (value, self->dpdk_port);
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint (value, self->stats_interval);
+      break;
+    case PROP_BUFFER_SIZE:
+      g_value_set_int (value, self->buffer_size);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value,
+          gst_st2022_stats_to_structure (&self->stats, TRUE));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_st2022_sink_post_stats (GstSt2022Sink * self)
+{
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self);
+  s = gst_st2022_stats_to_structure (&self->stats, TRUE);
+  GST_OBJECT_UNLOCK (self);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static void
+gst_st2022_sink_free_frame_state (GstSt2022Sink * self)
+{
+  g_clear_pointer (&self->writer, st2022_raster_writer_free);
+  g_clear_pointer (&self->pkt, st2022_packetizer_free);
+  g_clear_pointer (&self->raster, g_free);
+  g_clear_pointer (&self->pkts, g_free);
+  g_clear_pointer (&self->iov, g_free);
+  g_clear_pointer (&self->dgrams, g_free);
+  self->fmt = NULL;
+}
+
+static gboolean
+gst_st2022_sink_start (GstBaseSink * bsink)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+  VmiTransportConfig cfg = { 0 };
+  GstSt2022Transport transport;
+  GstSt2022Pacing pacing;
+
+  GST_OBJECT_LOCK (self);
+  transport = self->transport;
+  pacing = self->pacing;
+  cfg.direction = VMI_TRANSPORT_DIR_SEND;
+  cfg.address = self->host;
+  cfg.port = self->port;
+  cfg.multicast_iface = self->multicast_iface;
+  cfg.ttl_mc = self->ttl_mc;
+  cfg.buffer_size = self->buffer_size;
+  cfg.iface = self->iface;
+  cfg.dpdk_eal_args = self->dpdk_eal_args;
+  cfg.dpdk_port = self->dpdk_port;
+  self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
+      self->ssrc;
+  memset (&self->stats, 0, sizeof (self->stats));
+  GST_OBJECT_UNLOCK (self);
+
+  if (transport == GST_ST2022_TRANSPORT_SOCKET
+      && (pacing == GST_ST2022_PACING_PA_FREE_RUNNING
+          || pacing == GST_ST2022_PACING_PA_CONTROLLED))
+    goto pa_on_socket;
+
+  /* the strings stay valid: properties are MUTABLE_READY */
+  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg);
+  if (self->t == NULL)
+    return FALSE;
+  if (cfg.buffer_size > 0 && self->t->klass->get_buffer_size
+      && self->t->klass->get_buffer_size (self->t) < cfg.buffer_size)
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("send buffer capped at %d bytes (asked %d); raise "
+            "net.core.wmem_max", self->t->klass->get_buffer_size (self->t),
+            cfg.buffer_size), (NULL));
+
+  self->rtp_offset = g_random_int ();
+  self->have_last_rtp = FALSE;
+  self->next_free_mono = 0;
+  self->last_post = GST_CLOCK_TIME_NONE;
+  g_atomic_int_set (&self->flushing, 0);
+  return TRUE;
+
+  /* ERRORS */
+pa_on_socket:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("pa-* pacing needs transport=packet or dpdk"),
+        ("pacing=%s with transport=socket",
+            pacing == GST_ST2022_PACING_PA_FREE_RUNNING ? "pa-free-running" :
+            "pa-controlled"));
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_st2022_sink_stop (GstBaseSink * bsink)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+
+  g_clear_pointer (&self->t, vmi_transport_close);
+  gst_st2022_sink_free_frame_state (self);
+  return TRUE;
+}
+
+static gboolean
+gst_st2022_sink_unlock (GstBaseSink * bsink)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+
+  g_atomic_int_set (&self->flushing, 1);
+  return TRUE;
+}
+
+static gboolean
+gst_st2022_sink_unlock_stop (GstBaseSink * bsink)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+
+  g_atomic_int_set (&self->flushing, 0);
+  return TRUE;
+}
+
+/* Upstream is offered exactly the rasters the format table has, so
+ * auto-negotiation (videotestsrc ! st2022sink) picks one we can send. */
+static GstCaps *
+gst_st2022_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
+{
+  GstCaps *caps = gst_st2022_supported_caps ();
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, caps,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+    caps = tmp;
+  }
+  return caps;
+}
+
+static gboolean
+gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+  GstCaps *supported;
+  GstVideoInfo info;
+  const St2022Format *fmt;
+  St2022PacketizerConfig cfg;
+  guint i, n;
+  gchar *list;
+
+  supported = gst_st2022_supported_caps ();
+  if (!gst_caps_can_intersect (caps, supported)) {
+    gst_caps_unref (supported);
+    goto unsupported;
+  }
+  gst_caps_unref (supported);
+  if (!gst_video_info_from_caps (&info, caps))
+    goto unsupported;
+
+  fmt = st2022_format_from_video (GST_VIDEO_INFO_WIDTH (&info),
+      GST_VIDEO_INFO_HEIGHT (&info),
+      GST_VIDEO_INFO_INTERLACE_MODE (&info) !=
+      GST_VIDEO_INTERLACE_MODE_PROGRESSIVE, GST_VIDEO_INFO_FPS_N (&info),
+      GST_VIDEO_INFO_FPS_D (&info));
+  if (fmt == NULL)
+    goto unsupported;
+
+  GST_DEBUG_OBJECT (self, "sending %" GST_PTR_FORMAT " as %s", caps,
+      fmt->name);
+
+  /* a format change mid-stream keeps the RTP sequence, FRCount and video
+   * timestamp running, as one sender would */
+  st2022_packetizer_config_init (&cfg);
+  cfg.payload_type = self->payload_type;
+  cfg.ssrc = self->cur_ssrc;
+  if (self->pkt) {
+    cfg.initial_seq = st2022_packetizer_get_seq (self->pkt);
+    cfg.initial_frcount = st2022_packetizer_get_frcount (self->pkt);
+    cfg.initial_vts = st2022_packetizer_get_vts (self->pkt);
+  } else {
+    cfg.initial_seq = g_random_int () & 0xffff;
+  }
+
+  gst_st2022_sink_free_frame_state (self);
+  self->vinfo = info;
+  self->fmt = fmt;
+  self->pixfmt = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210 ?
+      ST2022_PIXEL_V210 : ST2022_PIXEL_UYVP;
+  self->writer = st2022_raster_writer_new (fmt);
+  self->pkt = st2022_packetizer_new (fmt, &cfg);
+  if (self->writer == NULL || self->pkt == NULL)
+    goto core_failed;
+  self->raster_size = fmt->frame_bytes;
+  self->raster = g_malloc (self->raster_size);
+  n = fmt->datagrams_per_frame;
+  self->n_dgrams = n;
+  self->pkts = g_new0 (St2022Datagram, n);
+  self->iov = g_new0 (struct iovec, 2 * n);
+  self->dgrams = g_new0 (VmiTxDatagram, n);
+  for (i = 0; i < n; i++) {
+    self->dgrams[i].iov = &self->iov[2 * i];
+    self->dgrams[i].n_iov = 2;
+  }
+  self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
+      GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+  return TRUE;
+
+  /* ERRORS */
+core_failed:
+  {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, (NULL),
+        ("could not set up the ST 2022-6 packetizer for %s", fmt->name));
+    gst_st2022_sink_free_frame_state (self);
+    return FALSE;
+  }
+unsupported:
+  {
+    list = gst_st2022_supported_formats_string ();
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("st2022sink cannot send %" GST_PTR_FORMAT "; it takes UYVP or v210 "
+            "in one of the SDI formats: %s", caps, list),
+        ("caps %" GST_PTR_FORMAT, caps));
+    g_free (list);
+    return FALSE;
+  }
+}
+
+/* The sink paces itself (render); the base class must not wait. */
+static void
+gst_st2022_sink_get_times (GstBaseSink * bsink, GstBuffer * buf,
+    GstClockTime * start, GstClockTime * end)
+{
+  *start = GST_CLOCK_TIME_NONE;
+  *end = GST_CLOCK_TIME_NONE;
+}
+
+/* Upstream renders straight into shareable frames (vmisink can pass them on
+ * without a copy); the sink itself only reads them. */
+static gboolean
+gst_st2022_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
+{
+  GstCaps *caps;
+  gboolean need_pool;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstStructure *config;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (need_pool) {
+    pool = gst_vmi_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, info.size, 2, 0);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    gst_query_add_allocation_pool (query, pool, info.size, 2, 0);
+    gst_object_unref (pool);
+  } else {
+    gst_query_add_allocation_pool (query, NULL, info.size, 2, 0);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+
+  /* before the base class posts EOS, so applications see the final
+   * counters first */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    gst_st2022_sink_post_stats (self);
+
+  return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
+}
+
+static inline gint64
+mono_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+/* Sleeps until @deadline_ns (CLOCK_MONOTONIC) minus the spin window, then
+ * spins: the kernel's wake-up latency is tens of µs, the spin absorbs it. */
+static void
+pace_until (gint64 deadline_ns)
+{
+  gint64 now = mono_now ();
+
+  if (deadline_ns - now > PACING_SPIN_NS) {
+    struct timespec ts;
+    gint64 wake = deadline_ns - PACING_SPIN_NS;
+    ts.tv_sec = wake / GST_SECOND;
+    ts.tv_nsec = wake % GST_SECOND;
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+        EINTR);
+  }
+  while (mono_now () < deadline_ns);
+}
+
+static GstFlowReturn
+gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
+{
+  GstSt2022Sink *self = GST_ST2022_SINK (bsink);
+  GstVideoFrame frame;
+  GstClockTime rt = GST_CLOCK_TIME_NONE, period;
+  GstSt2022Meta *meta;
+  GstClock *clock;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GError *err = NULL;
+  gint64 start_mono, now;
+  guint32 rtp;
+  guint i, k, n, batch, sent = 0;
+  guint64 bytes = 0;
+  gboolean paced;
+  int rc;
+
+  if (G_UNLIKELY (self->fmt == NULL))
+    goto not_negotiated;
+
+  if (!gst_video_frame_map (&frame, &self->vinfo, buffer, GST_MAP_READ))
+    goto map_failed;
+
+  /* the raster first: it costs the same whether we then wait or not */
+  rc = st2022_raster_writer_write (self->writer, self->raster,
+      self->raster_size, self->pixfmt, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
+  gst_video_frame_unmap (&frame);
+  if (rc != ST2022_OK)
+    goto raster_failed;
+
+  period = gst_util_uint64_scale_int (GST_SECOND,
+      GST_VIDEO_INFO_FPS_D (&self->vinfo), GST_VIDEO_INFO_FPS_N (&self->vinfo));
+
+  if (GST_BUFFER_PTS_IS_VALID (buffer))
+    rt = gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buffer));
+
+  /* RTP timestamp: 27 MHz running time, or the one we received when
+   * relaying an st2022src stream; never backwards */
+  meta = gst_buffer_get_st2022_meta (buffer);
+  if (meta)
+    rtp = meta->rtp_timestamp;
+  else if (GST_CLOCK_TIME_IS_VALID (rt))
+    rtp = self->rtp_offset + (guint32) gst_util_uint64_scale_round (rt,
+        27000000, GST_SECOND);
+  else
+    rtp = self->last_rtp + self->rtp_per_frame;
+  if (self->have_last_rtp && meta == NULL
+      && (gint32) (rtp - self->last_rtp) <= 0)
+    rtp = self->last_rtp + self->rtp_per_frame;
+  self->last_rtp = rtp;
+  self->have_last_rtp = TRUE;
+
+  rc = st2022_packetizer_begin_frame (self->pkt, self->raster,
+      self->raster_size, rtp);
+  if (rc == ST2022_OK)
+    rc = st2022_packetizer_next (self->pkt, self->pkts, self->n_dgrams);
+  if (rc < 0)
+    goto raster_failed;
+  n = rc;
+  for (i = 0; i < n; i++) {
+    self->iov[2 * i].iov_base = self->pkts[i].header;
+    self->iov[2 * i].iov_len = self->pkts[i].header_len;
+    self->iov[2 * i + 1].iov_base = (gpointer) self->pkts[i].payload;
+    self->iov[2 * i + 1].iov_len = self->pkts[i].payload_len;
+  }
+
+  paced = self->pacing == GST_ST2022_PACING_SOFTWARE;
+  start_mono = mono_now ();
+  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+      : NULL;
+  if (paced && clock && gst_base_sink_get_sync (bsink)
+      && GST_CLOCK_TIME_IS_VALID (rt)) {
+    GstClockTime target, margin = 2 * GST_MSECOND;
+    GstClockTimeDiff jitter;
+    GstClockTime base, clock_now;
+
+    /* coarse wait in the base class (handles PAUSED and flushing), then
+     * the last bit by ourselves */
+    ret = gst_base_sink_wait (bsink, rt > margin ? rt - margin : 0, &jitter);
+    if (ret != GST_FLOW_OK)
+      goto out;
+
+    target = rt + gst_base_sink_get_latency (bsink);
+    if (gst_base_sink_get_ts_offset (bsink) < 0)
+      target -= MIN (target, (GstClockTime) - gst_base_sink_get_ts_offset
+          (bsink));
+    else
+      target += gst_base_sink_get_ts_offset (bsink);
+    target -= MIN (target, gst_base_sink_get_render_delay (bsink));
+    base = gst_element_get_base_time (GST_ELEMENT (self));
+    clock_now = gst_clock_get_time (clock);
+    now = mono_now ();
+    start_mono = now + (GstClockTimeDiff) (base + target - clock_now);
+  } else if (paced) {
+    /* no clock to follow: back to back frames at the frame rate */
+    start_mono = MAX (start_mono, self->next_free_mono);
+  }
+
+  now = mono_now ();
+  if (paced && now - start_mono > (gint64) period) {
+    GST_DEBUG_OBJECT (self, "late by %" G_GINT64_FORMAT " ns, sending at once",
+        now - start_mono);
+    GST_OBJECT_LOCK (self);
+    self->stats.frames_late++;
+    GST_OBJECT_UNLOCK (self);
+    start_mono = now;
+  }
+
+  /* one deadline per batch of ~PACING_BATCH_NS of the frame period */
+  batch = paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS / period)) :
+      n;
+  if (paced)
+    prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  for (i = 0; i < n; i += sent) {
+    guint count = MIN (batch, n - i);
+
+    if (G_UNLIKELY (g_atomic_int_get (&self->flushing))) {
+      ret = GST_FLOW_FLUSHING;
+      break;
+    }
+    if (paced)
+      pace_until (start_mono + (gint64) ((guint64) period * i / n));
+
+    rc = vmi_transport_send_burst (self->t, &self->dgrams[i], count, &err);
+    if (rc < 0)
+      break;
+    sent = rc;
+    for (k = i; k < i + sent; k++)
+      bytes += self->pkts[k].header_len + self->pkts[k].payload_len;
+  }
+  self->next_free_mono = start_mono + period;
+
+  GST_OBJECT_LOCK (self);
+  self->stats.packets += i;
+  self->stats.bytes += bytes;
+  if (i == n)
+    self->stats.frames++;
+  GST_OBJECT_UNLOCK (self);
+  if (rc < 0)
+    goto send_failed;
+  if (ret != GST_FLOW_OK)
+    goto out;
+
+  if (self->stats_interval > 0 && clock) {
+    GstClockTime cnow = gst_clock_get_time (clock);
+    if (!GST_CLOCK_TIME_IS_VALID (self->last_post))
+      self->last_post = cnow;
+    else if (cnow - self->last_post >= self->stats_interval * GST_MSECOND) {
+      self->last_post = cnow;
+      gst_st2022_sink_post_stats (self);
+    }
+  }
+
+out:
+  if (clock)
+    gst_object_unref (clock);
+  return ret;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+raster_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, ENCODE, (NULL),
+        ("ST 2022-6 framing failed: %s", st2022_result_to_string (rc)));
+    return GST_FLOW_ERROR;
+  }
+map_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("could not map the video frame"));
+    return GST_FLOW_ERROR;
+  }
+send_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("%s", err->message), (NULL));
+    g_clear_error (&err);
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+}

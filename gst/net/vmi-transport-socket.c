@@ -1,0 +1,432 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The `socket` transport: kernel UDP with sendmmsg()/recvmmsg() bursts,
+ * IPv4 and IPv6, unicast and (source-specific) multicast. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "vmi-transport.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <poll.h>
+#include <netdb.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/eventfd.h>
+#include <glib-unix.h>
+
+/* recvmmsg() vector size: one call drains up to this many datagrams. */
+#define VMI_SOCKET_MAX_BURST 256
+
+typedef struct
+{
+  VmiTransport parent;
+
+  int fd;
+  int wake_fd;
+  VmiTransportDirection direction;
+  struct sockaddr_storage peer;
+  socklen_t peer_len;
+  gboolean joined;
+  struct group_source_req join;  /* group_req is a prefix of it */
+  gboolean join_ssm;
+  gint buffer_size;
+
+  struct mmsghdr msgs[VMI_SOCKET_MAX_BURST];
+  struct iovec rx_iov[VMI_SOCKET_MAX_BURST];
+  struct sockaddr_storage rx_from[VMI_SOCKET_MAX_BURST];
+} VmiSocketTransport;
+
+G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
+
+static gboolean
+resolve (const gchar * host, guint16 port, gboolean passive,
+    struct sockaddr_storage *out, socklen_t * out_len, GError ** error)
+{
+  struct addrinfo hints = { 0 }, *res = NULL;
+  gchar service[8];
+  int rc;
+
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  hints.ai_flags = passive ? AI_PASSIVE : 0;
+  g_snprintf (service, sizeof (service), "%u", port);
+  rc = getaddrinfo (host && *host ? host : NULL, service, &hints, &res);
+  if (rc != 0 || res == NULL) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+        "cannot resolve '%s': %s", host ? host : "(null)", gai_strerror (rc));
+    if (res)
+      freeaddrinfo (res);
+    return FALSE;
+  }
+  memcpy (out, res->ai_addr, res->ai_addrlen);
+  *out_len = res->ai_addrlen;
+  freeaddrinfo (res);
+  return TRUE;
+}
+
+static gboolean
+is_multicast (const struct sockaddr_storage *ss)
+{
+  if (ss->ss_family == AF_INET)
+    return IN_MULTICAST (ntohl (((const struct sockaddr_in *) ss)->
+            sin_addr.s_addr));
+  if (ss->ss_family == AF_INET6)
+    return IN6_IS_ADDR_MULTICAST (&((const struct sockaddr_in6 *) ss)->
+        sin6_addr);
+  return FALSE;
+}
+
+/* Asks for @size bytes; as root SO_*BUFFORCE ignores net.core.*mem_max, so
+ * only unprivileged users see the cap (and the elements' warning). Returns
+ * the size the kernel granted (it reports twice the usable size). */
+static gint
+set_buffer (int fd, gboolean rx, gint size)
+{
+  int got = 0;
+  socklen_t len = sizeof (got);
+
+  if (size > 0) {
+    if (setsockopt (fd, SOL_SOCKET, rx ? SO_RCVBUFFORCE : SO_SNDBUFFORCE,
+            &size, sizeof (size)) < 0)
+      setsockopt (fd, SOL_SOCKET, rx ? SO_RCVBUF : SO_SNDBUF, &size,
+          sizeof (size));
+  }
+  if (getsockopt (fd, SOL_SOCKET, rx ? SO_RCVBUF : SO_SNDBUF, &got, &len) < 0)
+    return 0;
+  return got / 2;
+}
+
+static void vmi_socket_close (VmiTransport * t);
+
+static VmiTransport *
+vmi_socket_open (const VmiTransportConfig * cfg, GError ** error)
+{
+  VmiSocketTransport *s;
+  struct sockaddr_storage addr;
+  socklen_t addr_len;
+  guint ifindex = 0;
+  int family, one = 1;
+
+  if (cfg->multicast_iface && *cfg->multicast_iface) {
+    ifindex = if_nametoindex (cfg->multicast_iface);
+    if (ifindex == 0) {
+      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+          "no network interface named '%s'", cfg->multicast_iface);
+      return NULL;
+    }
+  }
+
+  if (!resolve (cfg->address, cfg->port,
+          cfg->direction == VMI_TRANSPORT_DIR_RECEIVE, &addr, &addr_len,
+          error))
+    return NULL;
+  family = addr.ss_family;
+
+  s = g_new0 (VmiSocketTransport, 1);
+  s->parent.klass = &vmi_socket_transport_class;
+  s->direction = cfg->direction;
+  s->wake_fd = -1;
+  s->fd = socket (family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+  if (s->fd < 0)
+    goto socket_failed;
+
+  if (cfg->direction == VMI_TRANSPORT_DIR_SEND) {
+    memcpy (&s->peer, &addr, addr_len);
+    s->peer_len = addr_len;
+    s->buffer_size = set_buffer (s->fd, FALSE, cfg->buffer_size);
+    if (is_multicast (&addr)) {
+      int ttl = cfg->ttl_mc, loop = 1;
+      if (family == AF_INET) {
+        struct ip_mreqn mreq = { 0 };
+        setsockopt (s->fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof (ttl));
+        setsockopt (s->fd, IPPROTO_IP, IP_MULTICAST_LOOP, &loop,
+            sizeof (loop));
+        mreq.imr_ifindex = ifindex;
+        if (ifindex && setsockopt (s->fd, IPPROTO_IP, IP_MULTICAST_IF, &mreq,
+                sizeof (mreq)) < 0)
+          goto mcast_if_failed;
+      } else {
+        setsockopt (s->fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &ttl,
+            sizeof (ttl));
+        setsockopt (s->fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &loop,
+            sizeof (loop));
+        if (ifindex && setsockopt (s->fd, IPPROTO_IPV6, IPV6_MULTICAST_IF,
+                &ifindex, sizeof (ifindex)) < 0)
+          goto mcast_if_failed;
+      }
+    }
+  } else {
+    s->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (s->wake_fd < 0)
+      goto socket_failed;
+    setsockopt (s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+    s->buffer_size = set_buffer (s->fd, TRUE, cfg->buffer_size);
+    /* Bound to the group address, the socket sees only that group even when
+     * another group shares the port on this host. */
+    if (bind (s->fd, (struct sockaddr *) &addr, addr_len) < 0)
+      goto bind_failed;
+    if (is_multicast (&addr)) {
+      int level = family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6;
+
+      /* MCAST_JOIN_(SOURCE_)GROUP is the RFC 3678 form of
+       * IP_ADD_(SOURCE_)MEMBERSHIP: same effect, but it takes the
+       * interface by index and works for IPv4 and IPv6 alike. */
+      s->join.gsr_interface = ifindex;
+      memcpy (&s->join.gsr_group, &addr, addr_len);
+      if (cfg->source_address && *cfg->source_address) {
+        struct sockaddr_storage src;
+        socklen_t src_len;
+        if (!resolve (cfg->source_address, 0, FALSE, &src, &src_len, error))
+          goto error;
+        if (src.ss_family != family) {
+          g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+              "source-address '%s' and address '%s' are not of the same IP "
+              "family", cfg->source_address, cfg->address);
+          goto error;
+        }
+        memcpy (&s->join.gsr_source, &src, src_len);
+        s->join_ssm = TRUE;
+        if (setsockopt (s->fd, level, MCAST_JOIN_SOURCE_GROUP, &s->join,
+                sizeof (struct group_source_req)) < 0)
+          goto join_failed;
+      } else {
+        if (setsockopt (s->fd, level, MCAST_JOIN_GROUP, &s->join,
+                sizeof (struct group_req)) < 0)
+          goto join_failed;
+      }
+      s->joined = TRUE;
+    }
+    if (g_unix_set_fd_nonblocking (s->fd, TRUE, NULL) == FALSE)
+      goto socket_failed;
+  }
+  return &s->parent;
+
+  /* ERRORS */
+socket_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+        "cannot create UDP socket: %s", g_strerror (errno));
+    goto error;
+  }
+mcast_if_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+        "cannot send multicast on interface '%s': %s", cfg->multicast_iface,
+        g_strerror (errno));
+    goto error;
+  }
+bind_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+        "cannot bind to %s port %u: %s", cfg->address, cfg->port,
+        g_strerror (errno));
+    goto error;
+  }
+join_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+        "cannot join multicast group %s%s%s on interface '%s': %s",
+        cfg->address, s->join_ssm ? " from source " : "",
+        s->join_ssm ? cfg->source_address : "",
+        cfg->multicast_iface ? cfg->multicast_iface : "(default)",
+        g_strerror (errno));
+    goto error;
+  }
+error:
+  {
+    vmi_socket_close (&s->parent);
+    return NULL;
+  }
+}
+
+static void
+vmi_socket_close (VmiTransport * t)
+{
+  VmiSocketTransport *s = (VmiSocketTransport *) t;
+
+  if (s->joined) {
+    int level = s->join.gsr_group.ss_family == AF_INET ? IPPROTO_IP :
+        IPPROTO_IPV6;
+    if (s->join_ssm)
+      setsockopt (s->fd, level, MCAST_LEAVE_SOURCE_GROUP, &s->join,
+          sizeof (struct group_source_req));
+    else
+      setsockopt (s->fd, level, MCAST_LEAVE_GROUP, &s->join,
+          sizeof (struct group_req));
+  }
+  if (s->fd >= 0)
+    close (s->fd);
+  if (s->wake_fd >= 0)
+    close (s->wake_fd);
+  g_free (s);
+}
+
+static gint
+vmi_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
+    GError ** error)
+{
+  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  guint done = 0;
+
+  while (done < n) {
+    guint i, chunk = MIN (n - done, VMI_SOCKET_MAX_BURST);
+    int rc;
+
+    for (i = 0; i < chunk; i++) {
+      struct msghdr *h = &s->msgs[i].msg_hdr;
+      h->msg_name = &s->peer;
+      h->msg_namelen = s->peer_len;
+      h->msg_iov = d[done + i].iov;
+      h->msg_iovlen = d[done + i].n_iov;
+      h->msg_control = NULL;
+      h->msg_controllen = 0;
+      h->msg_flags = 0;
+    }
+    rc = sendmmsg (s->fd, s->msgs, chunk, 0);
+    if (rc < 0) {
+      if (errno == EINTR || errno == EAGAIN || errno == ENOBUFS)
+        continue;
+      /* a receiver that went away (ICMP) must not stop a sender */
+      if (errno == ECONNREFUSED) {
+        done++;
+        continue;
+      }
+      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+          "sendmmsg failed: %s", g_strerror (errno));
+      return -1;
+    }
+    done += rc;
+  }
+  return done;
+}
+
+static gint
+vmi_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
+    gint64 timeout_us, GError ** error)
+{
+  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  guint i;
+  int rc;
+
+  n = MIN (n, VMI_SOCKET_MAX_BURST);
+  for (i = 0; i < n; i++) {
+    struct msghdr *h = &s->msgs[i].msg_hdr;
+    s->rx_iov[i].iov_base = slots[i].data;
+    s->rx_iov[i].iov_len = slots[i].size;
+    h->msg_name = &s->rx_from[i];
+    h->msg_namelen = sizeof (s->rx_from[i]);
+    h->msg_iov = &s->rx_iov[i];
+    h->msg_iovlen = 1;
+    h->msg_control = NULL;
+    h->msg_controllen = 0;
+    h->msg_flags = 0;
+    slots[i].len = 0;
+  }
+
+  for (;;) {
+    struct pollfd pfd[2];
+
+    rc = recvmmsg (s->fd, s->msgs, n, MSG_DONTWAIT, NULL);
+    if (rc > 0)
+      break;
+    if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+      goto recv_failed;
+    if (timeout_us == 0)
+      return 0;
+
+    pfd[0].fd = s->fd;
+    pfd[0].events = POLLIN;
+    pfd[1].fd = s->wake_fd;
+    pfd[1].events = POLLIN;
+    rc = poll (pfd, 2, timeout_us < 0 ? -1 : (int) ((timeout_us + 999) / 1000));
+    if (rc < 0 && errno != EINTR)
+      goto recv_failed;
+    if (rc == 0)
+      return 0;
+    if (rc > 0 && (pfd[1].revents & POLLIN)) {
+      guint64 v;
+      if (read (s->wake_fd, &v, sizeof (v)) < 0) {
+        /* counter already drained by another wakeup: nothing to do */
+      }
+      return 0;
+    }
+    /* only retry once per timeout slice: a spurious wakeup returns 0 */
+    rc = recvmmsg (s->fd, s->msgs, n, MSG_DONTWAIT, NULL);
+    if (rc > 0)
+      break;
+    if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+      goto recv_failed;
+    return 0;
+  }
+
+  for (i = 0; i < (guint) rc; i++) {
+    const struct sockaddr_storage *from = &s->rx_from[i];
+    slots[i].len = s->msgs[i].msg_len;
+    slots[i].src_ipv4 = from->ss_family == AF_INET ?
+        ((const struct sockaddr_in *) from)->sin_addr.s_addr : 0;
+  }
+  return rc;
+
+  /* ERRORS */
+recv_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+        "recvmmsg failed: %s", g_strerror (errno));
+    return -1;
+  }
+}
+
+static void
+vmi_socket_wakeup (VmiTransport * t)
+{
+  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  guint64 one = 1;
+
+  if (s->wake_fd >= 0 && write (s->wake_fd, &one, sizeof (one)) < 0) {
+    /* counter saturated: a wakeup is pending anyway */
+  }
+}
+
+static gint
+vmi_socket_get_buffer_size (VmiTransport * t)
+{
+  return ((VmiSocketTransport *) t)->buffer_size;
+}
+
+const VmiTransportClass vmi_socket_transport_class = {
+  .name = "socket",
+  .kind = VMI_TRANSPORT_KIND_SOCKET,
+  .open = vmi_socket_open,
+  .close = vmi_socket_close,
+  .send_burst = vmi_socket_send_burst,
+  .recv_burst = vmi_socket_recv_burst,
+  .send_gap = NULL,
+  .wakeup = vmi_socket_wakeup,
+  .get_buffer_size = vmi_socket_get_buffer_size,
+};
+
+const VmiTransportClass *
+vmi_transport_lookup (VmiTransportKind kind)
+{
+  switch (kind) {
+    case VMI_TRANSPORT_KIND_SOCKET:
+      return &vmi_socket_transport_class;
+    default:
+      /* packet and dpdk register here when they are built */
+      return NULL;
+  }
+}

@@ -1,0 +1,23 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMI_SRC_H__
+#define __GST_VMI_SRC_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstpushsrc.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_VMI_SRC (gst_vmi_src_get_type ())
+G_DECLARE_FINAL_TYPE (GstVmiSrc, gst_vmi_src, GST, VMI_SRC, GstPushSrc)
+
+G_END_DECLS
+
+#endif /* __GST_VMI_SRC_H__ */

@@ -1,0 +1,86 @@
+/* gst-vmi: concealment helpers: which picture bytes a datagram carries
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include "st2022-private.h"
+
+int
+st2022_datagram_spans (const St2022Format * fmt, guint index,
+    St2022Span spans[2])
+{
+  gsize b0, b1, line_start;
+  guint line, n = 0;
+
+  if (fmt == NULL || spans == NULL || index >= fmt->datagrams_per_frame)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  b0 = (gsize) index * ST2022_PAYLOAD_SIZE;
+  b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
+
+  /* 1376 B is less than a line, so at most two lines are touched */
+  for (line = b0 / fmt->line_bytes + 1; line <= fmt->total_lines; line++) {
+    gsize a0, a1, s, e;
+    gint row;
+
+    line_start = (gsize) (line - 1) * fmt->line_bytes;
+    if (line_start >= b1)
+      break;
+    row = st2022_format_line_to_row (fmt, line);
+    if (row < 0)
+      continue;
+    a0 = line_start + fmt->active_offset;
+    a1 = a0 + fmt->active_bytes;
+    s = MAX (a0, b0);
+    e = MIN (a1, b1);
+    if (s >= e)
+      continue;
+    spans[n].row = (guint) row;
+    spans[n].offset = (guint) (s - a0);
+    spans[n].length = (guint) (e - s);
+    n++;
+  }
+  return (int) n;
+}
+
+/* UYVP black: Cb=0x200 Y=0x040 Cr=0x200 Y=0x040 packed MSB first */
+static const guint8 uyvp_black[5] = { 0x80, 0x04, 0x08, 0x00, 0x40 };
+
+int
+st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
+    guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
+{
+  guint i;
+
+  if (fmt == NULL || missing_map == NULL || dst == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (dst_stride < fmt->active_bytes || (prev && prev_stride <
+          fmt->active_bytes))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+
+  for (i = 0; i < fmt->datagrams_per_frame; i++) {
+    St2022Span spans[2];
+    int n, k;
+
+    if (!(missing_map[i / 32] & (1u << (i % 32)))) {
+      /* skip whole clean words quickly */
+      if ((i % 32) == 0 && missing_map[i / 32] == 0)
+        i += 31;
+      continue;
+    }
+    n = st2022_datagram_spans (fmt, i, spans);
+    for (k = 0; k < n; k++) {
+      guint8 *d = dst + (gsize) spans[k].row * dst_stride + spans[k].offset;
+      if (prev) {
+        memcpy (d, prev + (gsize) spans[k].row * prev_stride +
+            spans[k].offset, spans[k].length);
+      } else {
+        guint j;
+        for (j = 0; j < spans[k].length; j++)
+          d[j] = uyvp_black[(spans[k].offset + j) % 5];
+      }
+    }
+  }
+  return ST2022_OK;
+}

@@ -1,0 +1,571 @@
+/* gst-vmi: ST 2022-6 depacketizer (datagrams → caller-provided frames)
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every frame of a format has exactly N = datagrams_per_frame datagrams and
+ * the RTP sequence number grows by one per datagram across frames.  Once
+ * the start of one frame is known (the anchor), any datagram's frame and
+ * index follow from its extended sequence number alone:
+ *   rel = ext_seq - anchor; frame k = rel / N; index = rel % N.
+ * FRCount (anchor_frcount + k mod 256) and the marker position cross-check
+ * the mapping; a mismatch means the sender restarted or skipped, and the
+ * depacketizer hunts for a frame start again.  This survives a lost first
+ * datagram, a lost marker and reordering across frame boundaries, which a
+ * "new frame when FRCount changes" rule does not.
+ */
+
+#include <string.h>
+#include "st2022-private.h"
+
+typedef struct
+{
+  gboolean active;
+  gint64 k;                     /* frame number relative to the anchor */
+  gint64 start;                 /* extended seq of datagram 0 */
+  St2022Header hdr;             /* header of the first datagram received */
+  gboolean accepted;
+  St2022Target target;
+  guint32 *received;            /* bitmap of received indices */
+  guint n_received;
+  gboolean marker;
+  guint64 first_arrival, last_arrival;
+} Slot;
+
+struct _St2022Depacketizer
+{
+  St2022DepacketizerCallbacks cb;
+  gpointer user_data;
+  guint window;
+
+  const St2022Format *fmt;
+  guint32 ssrc;
+  guint n;                      /* datagrams per frame */
+  guint map_words;
+  gint16 *line_row;             /* [total_lines]: row of line (0-based), -1 */
+
+  /* sequence extension, relative to the highest seq seen */
+  gboolean have_seq;
+  gint64 ext_high;
+
+  /* previous datagram, for finding a frame start while hunting */
+  struct
+  {
+    gboolean valid;
+    guint16 seq;
+    guint8 frcount;
+    guint32 rtp_ts;
+    guint32 ssrc;
+    gboolean marker;
+    const St2022Format *fmt;
+  } last;
+
+  gboolean synced;
+  /* the anchor is a guess (first datagram taken as a frame start), until a
+   * marker at the last index or a consistent later frame confirms it */
+  gboolean provisional;
+  gint64 anchor;                /* extended seq of frame 0's datagram 0 */
+  guint8 anchor_frcount;
+  gint64 last_k;                /* highest frame number created */
+
+  Slot slot[2];                 /* slot[0] is the older when both active */
+
+  /* the most recently ended frame, to tell duplicates from late arrivals */
+  gboolean have_done;
+  gint64 done_k;
+  guint32 *done_map;
+
+  guint32 *missing;             /* scratch for frame_end */
+  St2022DepacketizerStats stats;
+};
+
+#define BIT_TEST(m, i) ((m)[(i) >> 5] & (1u << ((i) & 31)))
+#define BIT_SET(m, i) ((m)[(i) >> 5] |= (1u << ((i) & 31)))
+
+St2022Depacketizer *
+st2022_depacketizer_new (const St2022DepacketizerCallbacks * callbacks,
+    gpointer user_data)
+{
+  St2022Depacketizer *d;
+
+  if (callbacks == NULL || callbacks->frame_begin == NULL
+      || callbacks->frame_end == NULL)
+    return NULL;
+  d = g_try_new0 (St2022Depacketizer, 1);
+  if (d == NULL)
+    return NULL;
+  d->cb = *callbacks;
+  d->user_data = user_data;
+  d->window = ST2022_DEFAULT_REORDER_WINDOW;
+  return d;
+}
+
+static void
+free_format_state (St2022Depacketizer * d)
+{
+  g_free (d->line_row);
+  g_free (d->slot[0].received);
+  g_free (d->slot[1].received);
+  g_free (d->done_map);
+  g_free (d->missing);
+  d->line_row = NULL;
+  d->slot[0].received = d->slot[1].received = NULL;
+  d->done_map = d->missing = NULL;
+}
+
+void
+st2022_depacketizer_free (St2022Depacketizer * d)
+{
+  if (d == NULL)
+    return;
+  free_format_state (d);
+  g_free (d);
+}
+
+int
+st2022_depacketizer_set_reorder_window (St2022Depacketizer * d, guint window)
+{
+  /* the window must stay below the smallest frame (2249 datagrams) so that
+   * at most two frames are ever in flight */
+  if (d == NULL || window < 1 || window > 256)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  d->window = window;
+  return ST2022_OK;
+}
+
+static void
+end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
+{
+  guint i, missing;
+
+  if (!s->active)
+    return;
+  s->active = FALSE;
+
+  missing = d->n - s->n_received;
+  if (aborted)
+    d->stats.packets_discarded += s->n_received;
+  else
+    d->stats.packets_lost += missing;
+
+  if (s->accepted) {
+    St2022FrameInfo info;
+
+    for (i = 0; i < d->map_words; i++)
+      d->missing[i] = ~s->received[i];
+    if (d->n % 32)
+      d->missing[d->map_words - 1] &= (1u << (d->n % 32)) - 1;
+
+    memset (&info, 0, sizeof (info));
+    info.format = d->fmt;
+    info.rtp_ts = s->hdr.rtp_ts;
+    info.frcount = (guint8) (d->anchor_frcount + s->k);
+    info.ssrc = d->ssrc;
+    info.first_seq = (guint16) s->start;
+    info.datagrams = d->n;
+    info.received = s->n_received;
+    info.missing = missing;
+    info.complete = missing == 0;
+    info.marker = s->marker;
+    info.missing_map = d->missing;
+    info.first_arrival_ns = s->first_arrival;
+    info.last_arrival_ns = s->last_arrival;
+    info.aborted = aborted;
+
+    if (aborted) {
+      d->stats.frames_aborted++;
+    } else {
+      d->stats.frames++;
+      if (missing)
+        d->stats.frames_corrupted++;
+    }
+    d->cb.frame_end (d->user_data, &s->target, &info);
+  }
+  if (aborted)
+    return;
+
+  /* remember which datagrams this frame got: later copies are duplicates */
+  memcpy (d->done_map, s->received, d->map_words * sizeof (guint32));
+  d->done_k = s->k;
+  d->have_done = TRUE;
+}
+
+static void
+end_slot (St2022Depacketizer * d, Slot * s)
+{
+  /* an unconfirmed guess is never delivered as a frame */
+  end_slot_full (d, s, d->provisional);
+}
+
+/* End pending frames in order (oldest first) */
+static void
+end_all (St2022Depacketizer * d)
+{
+  if (d->slot[0].active && d->slot[1].active && d->slot[1].k < d->slot[0].k) {
+    end_slot (d, &d->slot[1]);
+    end_slot (d, &d->slot[0]);
+  } else {
+    end_slot (d, &d->slot[0]);
+    end_slot (d, &d->slot[1]);
+  }
+}
+
+/* Give up frames whose last datagram is a full window behind the highest
+ * sequence number seen. */
+static void
+expire (St2022Depacketizer * d)
+{
+  int pass;
+
+  for (pass = 0; pass < 2; pass++) {
+    Slot *old = NULL;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+      if (d->slot[i].active && (old == NULL || d->slot[i].k < old->k))
+        old = &d->slot[i];
+    }
+    if (old == NULL || d->ext_high < old->start + d->n - 1 + d->window)
+      return;
+    end_slot (d, old);
+  }
+}
+
+static gboolean
+set_format (St2022Depacketizer * d, const St2022Format * fmt)
+{
+  guint line;
+
+  free_format_state (d);
+  d->fmt = fmt;
+  d->n = fmt->datagrams_per_frame;
+  d->map_words = (d->n + 31) / 32;
+  d->line_row = g_try_new (gint16, fmt->total_lines);
+  d->slot[0].received = g_try_new0 (guint32, d->map_words);
+  d->slot[1].received = g_try_new0 (guint32, d->map_words);
+  d->done_map = g_try_new0 (guint32, d->map_words);
+  d->missing = g_try_new0 (guint32, d->map_words);
+  if (!d->line_row || !d->slot[0].received || !d->slot[1].received
+      || !d->done_map || !d->missing) {
+    free_format_state (d);
+    d->fmt = NULL;
+    return FALSE;
+  }
+  for (line = 1; line <= fmt->total_lines; line++)
+    d->line_row[line - 1] = (gint16) st2022_format_line_to_row (fmt, line);
+  d->have_done = FALSE;
+  return TRUE;
+}
+
+static void
+resync (St2022Depacketizer * d)
+{
+  end_all (d);
+  d->synced = FALSE;
+  d->have_done = FALSE;
+}
+
+static Slot *
+new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
+    guint64 arrival_ns)
+{
+  Slot *s = NULL;
+  const St2022Format *fmt = d->fmt;
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    if (!d->slot[i].active) {
+      s = &d->slot[i];
+      break;
+    }
+  }
+  if (s == NULL) {
+    /* both busy: cannot happen while window < N, but stay safe */
+    Slot *old = d->slot[0].k < d->slot[1].k ? &d->slot[0] : &d->slot[1];
+    end_slot (d, old);
+    s = old;
+  }
+
+  if (k > d->last_k + 1) {
+    /* frames in between never showed a single datagram */
+    d->stats.frames_skipped += k - d->last_k - 1;
+    d->stats.packets_lost += (guint64) (k - d->last_k - 1) * d->n;
+  }
+  if (k > d->last_k)
+    d->last_k = k;
+
+  s->active = TRUE;
+  s->k = k;
+  s->start = d->anchor + k * d->n;
+  s->hdr = *hdr;
+  s->n_received = 0;
+  s->marker = FALSE;
+  s->first_arrival = s->last_arrival = arrival_ns;
+  memset (s->received, 0, d->map_words * sizeof (guint32));
+  memset (&s->target, 0, sizeof (s->target));
+
+  s->accepted = d->cb.frame_begin (d->user_data, fmt, hdr, &s->target);
+  if (s->accepted) {
+    St2022Target *t = &s->target;
+    if (t->data == NULL)
+      s->accepted = FALSE;
+    else if (t->type == ST2022_TARGET_RASTER)
+      s->accepted = t->size >= fmt->frame_bytes;
+    else if (t->type == ST2022_TARGET_UYVP)
+      s->accepted = t->stride >= fmt->active_bytes &&
+          t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes;
+    else
+      s->accepted = FALSE;
+  }
+  if (!s->accepted)
+    d->stats.frames_dropped++;
+  return s;
+}
+
+/* Copy the active picture bytes of datagram @idx into a UYVP picture */
+static void
+copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
+    const guint8 * payload)
+{
+  const St2022Format *fmt = d->fmt;
+  gsize b0 = (gsize) idx * ST2022_PAYLOAD_SIZE;
+  gsize b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
+  guint line = b0 / fmt->line_bytes;    /* 0-based */
+  gsize ls = (gsize) line * fmt->line_bytes;
+
+  /* a datagram is shorter than any line: at most two lines */
+  for (; line < fmt->total_lines && ls < b1; line++, ls += fmt->line_bytes) {
+    gint row = d->line_row[line];
+    gsize a0, a1, s, e;
+
+    if (row < 0)
+      continue;
+    a0 = ls + fmt->active_offset;
+    a1 = a0 + fmt->active_bytes;
+    s = MAX (a0, b0);
+    e = MIN (a1, b1);
+    if (s < e)
+      memcpy (t->data + (gsize) row * t->stride + (s - a0), payload + (s - b0),
+          e - s);
+  }
+}
+
+/* Try to find a frame start from this datagram and the previous one */
+static gboolean
+hunt (St2022Depacketizer * d, const St2022Header * h, gint64 ext)
+{
+  d->provisional = FALSE;
+  if (d->last.valid) {
+    gboolean differs = d->last.frcount != h->frcount ||
+        d->last.rtp_ts != h->rtp_ts || d->last.fmt != h->format ||
+        d->last.ssrc != h->ssrc;
+
+    if (h->seq == (guint16) (d->last.seq + 1) && (differs || d->last.marker)) {
+      d->anchor = ext;
+      d->anchor_frcount = h->frcount;
+      return TRUE;
+    }
+    if ((guint16) (h->seq + 1) == d->last.seq && d->last.fmt == h->format
+        && d->last.ssrc == h->ssrc && (differs || h->marker)) {
+      /* reordered pair: the previous one (already discarded) began a frame */
+      d->anchor = ext + 1;
+      d->anchor_frcount = d->last.frcount;
+      return TRUE;
+    }
+  }
+  if (h->marker) {
+    d->anchor = ext + 1;
+    d->anchor_frcount = (guint8) (h->frcount + 1);
+    return TRUE;
+  }
+  if (!d->last.valid) {
+    /* Nothing seen before: most often the receiver started first and this
+     * is a frame's datagram 0.  Guess so, and abort the frame if a marker
+     * or FRCount change later shows the guess wrong. */
+    d->anchor = ext;
+    d->anchor_frcount = h->frcount;
+    d->provisional = TRUE;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+int
+st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
+    gsize len, guint64 arrival_ns)
+{
+  St2022Header h;
+  const guint8 *payload;
+  gint64 ext, rel, k;
+  guint idx, i;
+  Slot *s;
+  int r;
+  gboolean was_high, retried = FALSE;
+
+  if (d == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  r = st2022_header_parse (data, len, &h, &payload);
+  if (r != ST2022_OK) {
+    d->stats.packets_invalid++;
+    return r;
+  }
+  d->stats.packets++;
+  d->stats.bytes += ST2022_PAYLOAD_SIZE;
+
+  if (G_UNLIKELY (h.format != d->fmt || h.ssrc != d->ssrc)) {
+    const St2022Format *old = d->fmt;
+
+    if (old)
+      d->stats.format_changes++;
+    end_all (d);
+    d->synced = FALSE;
+    if (h.format != old && !set_format (d, h.format))
+      return ST2022_ERROR_NO_MEMORY;
+    d->ssrc = h.ssrc;
+    if (d->cb.format_changed)
+      d->cb.format_changed (d->user_data, old, h.format);
+  }
+
+  if (!d->have_seq) {
+    /* start high so extended numbers stay positive */
+    d->ext_high = ((gint64) 1 << 32) + h.seq;
+    d->have_seq = TRUE;
+  }
+  ext = d->ext_high + (gint16) (h.seq - (guint16) d->ext_high);
+
+again:
+  if (!d->synced) {
+    /* while hunting the reference follows the arrivals, so a sender that
+     * restarted with new sequence numbers is picked up cleanly */
+    d->ext_high = ext;
+    if (!hunt (d, &h, ext))
+      goto discard;
+    d->synced = TRUE;
+    d->last_k = -1;
+    d->have_done = FALSE;
+  }
+
+  rel = ext - d->anchor;
+  if (rel < 0) {
+    /* before the first frame we assemble */
+    goto discard;
+  }
+  k = rel / d->n;
+  idx = (guint) (rel % d->n);
+
+  if ((guint8) (d->anchor_frcount + k) != h.frcount
+      || (h.marker && idx != d->n - 1) || k > d->last_k + 256) {
+    /* the sender restarted or skipped: the mapping no longer holds */
+    resync (d);
+    d->provisional = FALSE;
+    if (retried)
+      goto discard;
+    retried = TRUE;
+    goto again;
+  }
+
+  if (G_UNLIKELY (d->provisional) && (k >= 1 || (h.marker
+              && idx == d->n - 1)))
+    d->provisional = FALSE;
+
+  was_high = ext >= d->ext_high;
+  if (ext > d->ext_high) {
+    d->ext_high = ext;
+    expire (d);
+  }
+
+  s = NULL;
+  for (i = 0; i < 2; i++) {
+    if (d->slot[i].active && d->slot[i].k == k)
+      s = &d->slot[i];
+  }
+  if (s == NULL) {
+    if (k <= d->last_k) {
+      /* its frame has ended already */
+      if (d->have_done && k == d->done_k && BIT_TEST (d->done_map, idx)) {
+        d->stats.packets_duplicate++;
+        goto done;
+      }
+      goto discard;
+    }
+    /* a frame ahead of all pending ones (expire() above has given up the
+     * older ones whose window has passed) */
+    s = new_slot (d, k, &h, arrival_ns);
+  }
+
+  if (BIT_TEST (s->received, idx)) {
+    d->stats.packets_duplicate++;
+    goto done;
+  }
+  if (!was_high)
+    d->stats.packets_reordered++;
+  BIT_SET (s->received, idx);
+  s->n_received++;
+  s->last_arrival = arrival_ns;
+  if (h.marker)
+    s->marker = TRUE;
+
+  if (s->accepted) {
+    if (s->target.type == ST2022_TARGET_RASTER) {
+      guint len_copy = idx == d->n - 1 ? d->fmt->last_payload_bytes :
+          ST2022_PAYLOAD_SIZE;
+      memcpy (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE, payload,
+          len_copy);
+    } else {
+      copy_to_uyvp (d, &s->target, idx, payload);
+    }
+  } else {
+    d->stats.packets_discarded++;
+  }
+
+  if (s->n_received == d->n) {
+    /* N datagrams with one FRCount in a row: the guess was right */
+    d->provisional = FALSE;
+    /* complete: end it, and any older frame first to keep order */
+    Slot *o = &d->slot[s == &d->slot[0] ? 1 : 0];
+    if (o->active && o->k < s->k)
+      end_slot (d, o);
+    end_slot (d, s);
+  }
+  goto done;
+
+discard:
+  d->stats.packets_discarded++;
+done:
+  d->last.valid = TRUE;
+  d->last.seq = h.seq;
+  d->last.frcount = h.frcount;
+  d->last.rtp_ts = h.rtp_ts;
+  d->last.ssrc = h.ssrc;
+  d->last.marker = h.marker;
+  d->last.fmt = h.format;
+  return ST2022_OK;
+}
+
+void
+st2022_depacketizer_flush (St2022Depacketizer * d)
+{
+  if (d == NULL)
+    return;
+  end_all (d);
+  d->synced = FALSE;
+  d->provisional = FALSE;
+  d->have_done = FALSE;
+  /* the next datagram may be a new stream's first */
+  d->last.valid = FALSE;
+}
+
+void
+st2022_depacketizer_get_stats (St2022Depacketizer * d,
+    St2022DepacketizerStats * stats)
+{
+  if (d == NULL || stats == NULL)
+    return;
+  *stats = d->stats;
+}
+
+const St2022Format *
+st2022_depacketizer_get_format (St2022Depacketizer * d)
+{
+  return d ? d->fmt : NULL;
+}

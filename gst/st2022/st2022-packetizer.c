@@ -1,0 +1,184 @@
+/* gst-vmi: ST 2022-6 packetizer (raster → datagrams, zero copy)
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include "st2022-private.h"
+
+struct _St2022Packetizer
+{
+  const St2022Format *fmt;
+  St2022PacketizerConfig cfg;
+  guint8 hdr[ST2022_MAX_HEADER_SIZE];   /* constant fields pre-packed */
+  guint header_len;
+
+  guint16 seq;                  /* seq of the next datagram */
+  guint8 frcount;               /* FRCount of the current frame */
+  guint32 vts_frame;            /* video timestamp at the current frame start */
+  guint32 rtp_ts;
+  const guint8 *raster;
+  guint next;                   /* next datagram index */
+  gboolean started;             /* a frame was begun at least once */
+
+  guint8 tail[ST2022_PAYLOAD_SIZE];     /* last datagram, zero padded */
+};
+
+void
+st2022_packetizer_config_init (St2022PacketizerConfig * cfg)
+{
+  if (cfg == NULL)
+    return;
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->payload_type = ST2022_DEFAULT_PAYLOAD_TYPE;
+  cfg->video_timestamp = TRUE;
+}
+
+St2022Packetizer *
+st2022_packetizer_new (const St2022Format * fmt,
+    const St2022PacketizerConfig * cfg)
+{
+  St2022Packetizer *p;
+  St2022Header h;
+
+  if (fmt == NULL)
+    return NULL;
+  p = g_try_new0 (St2022Packetizer, 1);
+  if (p == NULL)
+    return NULL;
+  p->fmt = fmt;
+  if (cfg)
+    p->cfg = *cfg;
+  else
+    st2022_packetizer_config_init (&p->cfg);
+
+  memset (&h, 0, sizeof (h));
+  h.payload_type = p->cfg.payload_type;
+  h.ssrc = p->cfg.ssrc;
+  h.f = TRUE;
+  h.vsid = p->cfg.vsid;
+  h.ref = p->cfg.ref;
+  h.cf = p->cfg.video_timestamp ? fmt->cf_code : ST2022_CF_NONE;
+  h.frame = fmt->frame_code;
+  h.frate = fmt->frate_code;
+  h.sample = fmt->sample_code;
+  p->header_len = st2022_header_size (&h);
+  st2022_header_pack (&h, p->hdr, sizeof (p->hdr));
+
+  p->seq = p->cfg.initial_seq;
+  p->frcount = p->cfg.initial_frcount;
+  p->vts_frame = p->cfg.initial_vts;
+  p->next = fmt->datagrams_per_frame;
+  return p;
+}
+
+void
+st2022_packetizer_free (St2022Packetizer * p)
+{
+  g_free (p);
+}
+
+int
+st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
+    gsize raster_size, guint32 rtp_ts)
+{
+  const St2022Format *fmt;
+
+  if (p == NULL || raster == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  fmt = p->fmt;
+  if (raster_size < fmt->frame_bytes)
+    return ST2022_ERROR_BUFFER_TOO_SMALL;
+
+  if (p->started) {
+    /* Datagrams of an abandoned frame keep their sequence numbers so a
+     * receiver sees them as lost and stays aligned to frame starts. */
+    p->seq += fmt->datagrams_per_frame - p->next;
+    p->frcount++;
+    p->vts_frame += fmt->vts_increment;
+  }
+  p->started = TRUE;
+  p->raster = raster;
+  p->rtp_ts = rtp_ts;
+  p->next = 0;
+
+  memcpy (p->tail, raster + (gsize) (fmt->datagrams_per_frame - 1) *
+      ST2022_PAYLOAD_SIZE, fmt->last_payload_bytes);
+  memset (p->tail + fmt->last_payload_bytes, 0,
+      ST2022_PAYLOAD_SIZE - fmt->last_payload_bytes);
+
+  /* per-frame fields: RTP timestamp and FRCount */
+  p->hdr[4] = rtp_ts >> 24;
+  p->hdr[5] = (rtp_ts >> 16) & 0xff;
+  p->hdr[6] = (rtp_ts >> 8) & 0xff;
+  p->hdr[7] = rtp_ts & 0xff;
+  p->hdr[ST2022_RTP_HEADER_SIZE + 1] = p->frcount;
+  return ST2022_OK;
+}
+
+int
+st2022_packetizer_next (St2022Packetizer * p, St2022Datagram * out, guint max)
+{
+  const St2022Format *fmt;
+  guint n, last;
+  gboolean vts;
+
+  if (p == NULL || (out == NULL && max > 0))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (p->raster == NULL)
+    return 0;
+  fmt = p->fmt;
+  last = fmt->datagrams_per_frame - 1;
+  vts = p->header_len == ST2022_MAX_HEADER_SIZE;
+
+  for (n = 0; n < max && p->next <= last; n++, p->next++, out++) {
+    guint i = p->next;
+    guint8 *h = out->header;
+
+    memcpy (h, p->hdr, ST2022_MAX_HEADER_SIZE);
+    h[1] = (h[1] & 0x7f) | (i == last ? 0x80 : 0);
+    h[2] = p->seq >> 8;
+    h[3] = p->seq & 0xff;
+    if (vts) {
+      guint32 v = p->vts_frame + st2022_datagram_vts_offset (i);
+      h[20] = v >> 24;
+      h[21] = (v >> 16) & 0xff;
+      h[22] = (v >> 8) & 0xff;
+      h[23] = v & 0xff;
+    }
+    out->header_len = p->header_len;
+    out->payload = i == last ? p->tail :
+        p->raster + (gsize) i * ST2022_PAYLOAD_SIZE;
+    out->payload_len = ST2022_PAYLOAD_SIZE;
+    out->index = i;
+    p->seq++;
+  }
+  return (int) n;
+}
+
+guint
+st2022_packetizer_remaining (St2022Packetizer * p)
+{
+  if (p == NULL || p->raster == NULL)
+    return 0;
+  return p->fmt->datagrams_per_frame - p->next;
+}
+
+guint16
+st2022_packetizer_get_seq (St2022Packetizer * p)
+{
+  return p ? p->seq : 0;
+}
+
+guint8
+st2022_packetizer_get_frcount (St2022Packetizer * p)
+{
+  return p ? p->frcount : 0;
+}
+
+guint32
+st2022_packetizer_get_vts (St2022Packetizer * p)
+{
+  return p ? p->vts_frame : 0;
+}

@@ -1,0 +1,28 @@
+/* gst-vmi: ST 2022-6 core, internal helpers shared by its .c files
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __ST2022_PRIVATE_H__
+#define __ST2022_PRIVATE_H__
+
+#include "st2022.h"
+
+G_BEGIN_DECLS
+
+extern guint32 st2022_crc_t0[1024];
+extern guint32 st2022_crc_t1[1024];
+void st2022_crc_init_tables (void);
+
+/* one 10-bit word into an 18-bit reflected CRC register */
+#define ST2022_CRC_WORD(crc, w) \
+  (((crc) >> 10) ^ st2022_crc_t0[((crc) ^ (w)) & 0x3ff])
+/* two consecutive words of one channel (w0 first) */
+#define ST2022_CRC_2WORDS(crc, w0, w1) \
+  ({ guint32 _x = (crc) ^ (w0) ^ ((guint32) (w1) << 10); \
+     st2022_crc_t1[_x & 0x3ff] ^ st2022_crc_t0[_x >> 10]; })
+
+G_END_DECLS
+
+#endif /* __ST2022_PRIVATE_H__ */

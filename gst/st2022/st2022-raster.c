@@ -1,0 +1,449 @@
+/* gst-vmi: SDI raster writer, reader and checker
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include "st2022-private.h"
+
+/* Word positions within a line of the interleaved C/Y stream */
+#define EAV_WORD  0
+#define LN_WORD   8
+#define CRC_WORD  12
+#define CRC_BYTE  15            /* CRC_WORD * 10 / 8: 4 words = 5 bytes */
+
+struct _St2022RasterWriter
+{
+  const St2022Format *fmt;
+  guint8 *tmpl;                 /* full raster of a black/blank frame */
+  gint *line_row;               /* [total_lines + 1]: picture row or -1 */
+  guint16 *tail;                /* [total_lines + 1][6]: EAV+LN words of a
+                                 * line, identical on both channels */
+  guint16 *comps;               /* v210 unpack scratch: 2 * width words */
+  guint32 blank_crc_c, blank_crc_y;     /* CRC of a blanking line's active part */
+  guint32 hist_c, hist_y;       /* CRC state after the last line's active
+                                 * words of the previous frame */
+};
+
+static void
+line_tail_words (const St2022Format * fmt, guint line, guint16 tail[6])
+{
+  guint flags = st2022_format_line_flags (fmt, line);
+
+  tail[0] = 0x3ff;
+  tail[1] = 0;
+  tail[2] = 0;
+  tail[3] = st2022_xyz (flags & ST2022_LINE_F, (flags & ST2022_LINE_V) != 0, 1);
+  st2022_ln_words (line, &tail[4], &tail[5]);
+}
+
+/* Words of one line of the blank template (active part blanking), without
+ * CRC (left 0) */
+static void
+template_line_words (const St2022Format * fmt, guint line, guint16 * w)
+{
+  guint n = fmt->samples_per_line * 2;
+  guint sav = (fmt->samples_per_line - fmt->width) * 2 - 8;
+  guint flags = st2022_format_line_flags (fmt, line);
+  guint f = flags & ST2022_LINE_F, v = (flags & ST2022_LINE_V) != 0;
+  guint16 tail[6];
+  guint i;
+
+  for (i = 0; i < n; i += 2) {
+    w[i] = ST2022_BLANK_C;
+    w[i + 1] = ST2022_BLANK_Y;
+  }
+  line_tail_words (fmt, line, tail);
+  for (i = 0; i < 4; i++) {
+    w[EAV_WORD + 2 * i] = w[EAV_WORD + 2 * i + 1] = tail[i];
+    w[sav + 2 * i] = w[sav + 2 * i + 1] = tail[i];
+  }
+  w[sav + 6] = w[sav + 7] = st2022_xyz (f, v, 0);
+  w[LN_WORD] = w[LN_WORD + 1] = tail[4];
+  w[LN_WORD + 2] = w[LN_WORD + 3] = tail[5];
+  w[CRC_WORD] = w[CRC_WORD + 1] = w[CRC_WORD + 2] = w[CRC_WORD + 3] = 0;
+}
+
+static inline void
+put_crc (guint8 * line, guint32 cc, guint32 cy)
+{
+  guint16 w[4];
+
+  st2022_crc_words (cc, &w[0], &w[2]);
+  st2022_crc_words (cy, &w[1], &w[3]);
+  st2022_pack_words (w, line + CRC_BYTE, 4);
+}
+
+static inline guint32
+crc_tail (guint32 crc, const guint16 * tail)
+{
+  crc = ST2022_CRC_2WORDS (crc, tail[0], tail[1]);
+  crc = ST2022_CRC_2WORDS (crc, tail[2], tail[3]);
+  return ST2022_CRC_2WORDS (crc, tail[4], tail[5]);
+}
+
+St2022RasterWriter *
+st2022_raster_writer_new (const St2022Format * fmt)
+{
+  St2022RasterWriter *w;
+  guint16 *words;
+  guint nw, line, act;
+
+  if (fmt == NULL)
+    return NULL;
+  st2022_crc_init_tables ();
+
+  w = g_try_new0 (St2022RasterWriter, 1);
+  if (w == NULL)
+    return NULL;
+  w->fmt = fmt;
+  w->tmpl = g_try_malloc (fmt->frame_bytes);
+  w->line_row = g_try_new (gint, fmt->total_lines + 1);
+  w->tail = g_try_new (guint16, (fmt->total_lines + 1) * 6);
+  w->comps = g_try_new (guint16, fmt->width * 2 + 16);
+  nw = fmt->samples_per_line * 2;
+  words = g_try_new (guint16, nw);
+  if (!w->tmpl || !w->line_row || !w->tail || !w->comps || !words) {
+    g_free (words);
+    st2022_raster_writer_free (w);
+    return NULL;
+  }
+
+  act = (fmt->samples_per_line - fmt->width) * 2;
+  w->blank_crc_c = w->blank_crc_y = 0;
+  for (line = act; line < nw; line += 2) {
+    w->blank_crc_c = ST2022_CRC_WORD (w->blank_crc_c, ST2022_BLANK_C);
+    w->blank_crc_y = ST2022_CRC_WORD (w->blank_crc_y, ST2022_BLANK_Y);
+  }
+  /* The last line of every format in the table is vertical blanking and
+   * the writer inserts no ancillary data, so for the very first frame the
+   * "previous frame's last line" is taken as a blanking line: exactly what
+   * every later frame sees too. */
+  w->hist_c = w->blank_crc_c;
+  w->hist_y = w->blank_crc_y;
+
+  w->line_row[0] = -1;
+  for (line = 1; line <= fmt->total_lines; line++) {
+    guint8 *lp = w->tmpl + (gsize) (line - 1) * fmt->line_bytes;
+    guint16 *tail = w->tail + line * 6;
+
+    w->line_row[line] = st2022_format_line_to_row (fmt, line);
+    line_tail_words (fmt, line, tail);
+    template_line_words (fmt, line, words);
+    st2022_pack_words (words, lp, nw);
+    /* CRC assuming the previous line is blank; lines after active lines
+     * are recomputed per frame */
+    put_crc (lp, crc_tail (w->blank_crc_c, tail), crc_tail (w->blank_crc_y,
+            tail));
+  }
+  g_free (words);
+  return w;
+}
+
+void
+st2022_raster_writer_free (St2022RasterWriter * w)
+{
+  if (w == NULL)
+    return;
+  g_free (w->tmpl);
+  g_free (w->line_row);
+  g_free (w->tail);
+  g_free (w->comps);
+  g_free (w);
+}
+
+const St2022Format *
+st2022_raster_writer_get_format (St2022RasterWriter * w)
+{
+  return w ? w->fmt : NULL;
+}
+
+#define WORD_BAD(x) ((((x) + 4) & 0x3ff) < 8)
+
+static inline guint
+clip_word (guint x)
+{
+  return x < ST2022_SAMPLE_MIN ? ST2022_SAMPLE_MIN :
+      x > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : x;
+}
+
+/* Copy one UYVP row into the raster's active region, clipping reserved
+ * values and computing both channels' CRC.  The copy is a memcpy; the
+ * check runs over the destination (now in cache) and only rewrites the
+ * rare group holding an illegal value. */
+static void
+active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  guint32 cc = 0, cy = 0;
+  guint8 *p, *end = dst + bytes;
+
+  memcpy (dst, src, bytes);
+  for (p = dst; p < end; p += 5) {
+    guint w0 = p[0] << 2 | p[1] >> 6;
+    guint w1 = (p[1] & 0x3f) << 4 | p[2] >> 4;
+    guint w2 = (p[2] & 0x0f) << 6 | p[3] >> 2;
+    guint w3 = (p[3] & 0x03) << 8 | p[4];
+
+    if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
+            WORD_BAD (w3))) {
+      guint16 fixed[4];
+      fixed[0] = w0 = clip_word (w0);
+      fixed[1] = w1 = clip_word (w1);
+      fixed[2] = w2 = clip_word (w2);
+      fixed[3] = w3 = clip_word (w3);
+      st2022_pack_words (fixed, p, 4);
+    }
+    cc = ST2022_CRC_2WORDS (cc, w0, w2);
+    cy = ST2022_CRC_2WORDS (cy, w1, w3);
+  }
+  *crc_c = cc;
+  *crc_y = cy;
+}
+
+static inline guint32
+get_le32 (const guint8 * p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 |
+      (guint32) p[3] << 24;
+}
+
+static inline void
+put_le32 (guint8 * p, guint32 v)
+{
+  p[0] = v & 0xff;
+  p[1] = (v >> 8) & 0xff;
+  p[2] = (v >> 16) & 0xff;
+  p[3] = v >> 24;
+}
+
+/* v210 row → component stream (Cb Y Cr Y ...), n = 2 * width components */
+static void
+v210_unpack_row (const guint8 * src, guint16 * c, guint n)
+{
+  guint i = 0;
+
+  while (i < n) {
+    guint32 v = get_le32 (src);
+    guint k;
+    src += 4;
+    for (k = 0; k < 3 && i < n; k++, i++)
+      c[i] = (v >> (10 * k)) & 0x3ff;
+  }
+}
+
+static void
+v210_pack_row (const guint16 * c, guint n, guint8 * dst, gsize row_bytes)
+{
+  guint i = 0;
+  guint8 *p = dst;
+
+  while (i < n) {
+    guint32 v = 0;
+    guint k;
+    for (k = 0; k < 3 && i < n; k++, i++)
+      v |= (guint32) c[i] << (10 * k);
+    put_le32 (p, v);
+    p += 4;
+  }
+  /* v210 pads each row to whole 6-pixel blocks: zero the rest */
+  if ((gsize) (p - dst) < row_bytes)
+    memset (p, 0, row_bytes - (p - dst));
+}
+
+static void
+active_from_v210 (St2022RasterWriter * w, guint8 * dst, const guint8 * src,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  guint n = w->fmt->width * 2, i;
+  guint16 *c = w->comps;
+  guint32 cc = 0, cy = 0;
+
+  v210_unpack_row (src, c, n);
+  for (i = 0; i < n; i += 4) {
+    guint w0 = clip_word (c[i]), w1 = clip_word (c[i + 1]);
+    guint w2 = clip_word (c[i + 2]), w3 = clip_word (c[i + 3]);
+    dst[0] = (guint8) (w0 >> 2);
+    dst[1] = (guint8) ((w0 & 3) << 6 | w1 >> 4);
+    dst[2] = (guint8) ((w1 & 0xf) << 4 | w2 >> 6);
+    dst[3] = (guint8) ((w2 & 0x3f) << 2 | w3 >> 8);
+    dst[4] = (guint8) (w3 & 0xff);
+    dst += 5;
+    cc = ST2022_CRC_2WORDS (cc, w0, w2);
+    cy = ST2022_CRC_2WORDS (cy, w1, w3);
+  }
+  *crc_c = cc;
+  *crc_y = cy;
+}
+
+int
+st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
+    gsize raster_size, St2022PixelFormat pixfmt, const guint8 * picture,
+    gsize stride)
+{
+  const St2022Format *fmt;
+  guint line;
+  guint32 pc, py;
+  gboolean prev_active;
+
+  if (w == NULL || raster == NULL || picture == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (pixfmt != ST2022_PIXEL_UYVP && pixfmt != ST2022_PIXEL_V210)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  if (raster_size < fmt->frame_bytes)
+    return ST2022_ERROR_BUFFER_TOO_SMALL;
+  if (stride < st2022_picture_min_stride (fmt, pixfmt))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+
+  pc = w->hist_c;
+  py = w->hist_y;
+  /* line 1 follows the previous frame's last line; treat it as "active"
+   * so its CRC is always computed from the carried history */
+  prev_active = TRUE;
+  for (line = 1; line <= fmt->total_lines; line++) {
+    gsize off = (gsize) (line - 1) * fmt->line_bytes;
+    guint8 *lp = raster + off;
+    gint row = w->line_row[line];
+
+    /* template first (it holds the CRC words), then this line's CRC from
+     * the previous line's active words, then this line's active words */
+    memcpy (lp, w->tmpl + off, row < 0 ? fmt->line_bytes : fmt->active_offset);
+    if (prev_active)
+      put_crc (lp, crc_tail (pc, w->tail + line * 6), crc_tail (py,
+              w->tail + line * 6));
+    if (row < 0) {
+      /* the template's CRC of the next line already assumes this */
+      pc = w->blank_crc_c;
+      py = w->blank_crc_y;
+      prev_active = FALSE;
+    } else {
+      const guint8 *src = picture + (gsize) row * stride;
+      if (pixfmt == ST2022_PIXEL_UYVP)
+        active_from_uyvp (lp + fmt->active_offset, src, fmt->active_bytes,
+            &pc, &py);
+      else
+        active_from_v210 (w, lp + fmt->active_offset, src, &pc, &py);
+      prev_active = TRUE;
+    }
+  }
+  w->hist_c = pc;
+  w->hist_y = py;
+  return ST2022_OK;
+}
+
+int
+st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
+    gsize raster_size, St2022PixelFormat pixfmt, guint8 * picture,
+    gsize stride)
+{
+  guint row;
+  guint16 *comps = NULL;
+  gsize min_stride;
+
+  if (fmt == NULL || raster == NULL || picture == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (pixfmt != ST2022_PIXEL_UYVP && pixfmt != ST2022_PIXEL_V210)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (raster_size < fmt->frame_bytes)
+    return ST2022_ERROR_BUFFER_TOO_SMALL;
+  min_stride = st2022_picture_min_stride (fmt, pixfmt);
+  if (stride < min_stride)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+
+  if (pixfmt == ST2022_PIXEL_V210) {
+    comps = g_try_new (guint16, fmt->width * 2);
+    if (comps == NULL)
+      return ST2022_ERROR_NO_MEMORY;
+  }
+  for (row = 0; row < fmt->height; row++) {
+    guint line = st2022_format_row_to_line (fmt, row);
+    const guint8 *src = raster + (gsize) (line - 1) * fmt->line_bytes +
+        fmt->active_offset;
+    guint8 *dst = picture + (gsize) row * stride;
+
+    if (comps == NULL) {
+      memcpy (dst, src, fmt->active_bytes);
+    } else {
+      st2022_unpack_words (src, comps, fmt->width * 2);
+      v210_pack_row (comps, fmt->width * 2, dst, min_stride);
+    }
+  }
+  g_free (comps);
+  return ST2022_OK;
+}
+
+int
+st2022_raster_check (const St2022Format * fmt, const guint8 * raster,
+    gsize raster_size, const guint8 * prev_raster,
+    St2022RasterCheck * counters)
+{
+  guint nw, act, sav, line, i;
+  guint16 *w, *pw;
+  guint32 pc = 0, py = 0;
+
+  if (fmt == NULL || raster == NULL || counters == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (raster_size < fmt->frame_bytes)
+    return ST2022_ERROR_BUFFER_TOO_SMALL;
+  st2022_crc_init_tables ();
+
+  nw = fmt->samples_per_line * 2;
+  act = (fmt->samples_per_line - fmt->width) * 2;
+  sav = act - 8;
+  w = g_try_new (guint16, nw * 2);
+  if (w == NULL)
+    return ST2022_ERROR_NO_MEMORY;
+  pw = w + nw;
+
+  /* history for line 1: the previous frame's last line */
+  st2022_unpack_words ((prev_raster ? prev_raster : raster) +
+      (gsize) (fmt->total_lines - 1) * fmt->line_bytes, pw, nw);
+  for (i = act; i < nw; i += 2) {
+    pc = ST2022_CRC_WORD (pc, pw[i]);
+    py = ST2022_CRC_WORD (py, pw[i + 1]);
+  }
+
+  for (line = 1; line <= fmt->total_lines; line++) {
+    guint16 tail[6], cr[4];
+    guint flags = st2022_format_line_flags (fmt, line);
+    guint f = flags & ST2022_LINE_F, v = (flags & ST2022_LINE_V) != 0;
+    static const guint16 trs[3] = { 0x3ff, 0, 0 };
+
+    st2022_unpack_words (raster + (gsize) (line - 1) * fmt->line_bytes, w, nw);
+    line_tail_words (fmt, line, tail);
+    for (i = 0; i < 8; i++) {
+      guint16 want = i < 6 ? trs[i / 2] : tail[3];
+      guint16 want_sav = i < 6 ? trs[i / 2] : st2022_xyz (f, v, 0);
+      if (w[EAV_WORD + i] != want)
+        counters->trs_errors++;
+      if (w[sav + i] != want_sav)
+        counters->trs_errors++;
+    }
+    for (i = 0; i < 4; i++) {
+      if (w[LN_WORD + i] != tail[4 + i / 2])
+        counters->ln_errors++;
+    }
+    /* the CRC covers the words as received, not the expected ones */
+    for (i = 0; i < 12; i += 2) {
+      pc = ST2022_CRC_WORD (pc, w[i]);
+      py = ST2022_CRC_WORD (py, w[i + 1]);
+    }
+    st2022_crc_words (pc, &cr[0], &cr[2]);
+    st2022_crc_words (py, &cr[1], &cr[3]);
+    if (w[CRC_WORD] != cr[0] || w[CRC_WORD + 2] != cr[2])
+      counters->crc_errors++;
+    if (w[CRC_WORD + 1] != cr[1] || w[CRC_WORD + 3] != cr[3])
+      counters->crc_errors++;
+
+    pc = py = 0;
+    for (i = act; i < nw; i += 2) {
+      pc = ST2022_CRC_WORD (pc, w[i]);
+      py = ST2022_CRC_WORD (py, w[i + 1]);
+    }
+    counters->lines_checked++;
+  }
+  g_free (w);
+  return ST2022_OK;
+}

@@ -1,0 +1,135 @@
+/* gst-vmi tests: helpers shared by the net tests. */
+
+#include "net-common.h"
+
+#include <string.h>
+#include <unistd.h>
+
+guint16
+net_test_port (void)
+{
+  /* per process and per call: binaries may run in parallel with others */
+  static guint16 next = 0;
+
+  if (next == 0)
+    next = 20000 + (getpid () % 2000) * 10;
+  next += 2;
+  return next;
+}
+
+GstCaps *
+net_format_caps (const RefFormat * f, const gchar * format, gboolean bare)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, format,
+      "width", G_TYPE_INT, f->width, "height", G_TYPE_INT, f->height,
+      "framerate", GST_TYPE_FRACTION, f->fps_n, f->fps_d,
+      "interlace-mode", G_TYPE_STRING,
+      f->interlaced ? "interleaved" : "progressive", NULL);
+
+  if (!bare) {
+    gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING, "bt709",
+        "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
+    if (f->interlaced)
+      gst_caps_set_simple (caps, "field-order", G_TYPE_STRING,
+          "top-field-first", NULL);
+  }
+  return caps;
+}
+
+GstBuffer *
+net_make_buffer (const GstVideoInfo * info, const RefFormat * f,
+    const guint8 * uyvp)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstVideoFrame frame;
+  gsize ustride = f->width * 5 / 2;
+  guint r;
+
+  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+          GST_MAP_WRITE));
+  memset (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0), 0, info->size);
+  for (r = 0; r < f->height; r++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_v210)
+      ref_uyvp_to_v210 (uyvp + r * ustride, f->width, row);
+    else
+      memcpy (row, uyvp + r * ustride, ustride);
+  }
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
+guint8 *
+net_buffer_to_uyvp (GstBuffer * buf, GstCaps * caps, const RefFormat * f)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gsize ustride = f->width * 5 / 2;
+  guint8 *out = g_malloc (ustride * f->height);
+  guint r;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  for (r = 0; r < f->height; r++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    if (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210)
+      ref_v210_to_uyvp (row, f->width, out + r * ustride);
+    else
+      memcpy (out + r * ustride, row, ustride);
+  }
+  gst_video_frame_unmap (&frame);
+  return out;
+}
+
+GstStructure *
+net_run_until_eos (GstElement * pipeline, const gchar * stats_from,
+    guint timeout_s)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstStructure *stats = NULL;
+  gint64 deadline = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+
+  for (;;) {
+    GstMessage *msg;
+    gint64 left = deadline - g_get_monotonic_time ();
+
+    fail_unless (left > 0, "timed out waiting for EOS");
+    msg = gst_bus_timed_pop (bus, left * 1000);
+    fail_unless (msg != NULL, "timed out waiting for EOS");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+      gst_message_parse_error (msg, &err, &dbg);
+      fail ("error from %s: %s (%s)", GST_OBJECT_NAME (msg->src),
+          err->message, dbg);
+    }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT && stats_from
+        && g_strcmp0 (GST_OBJECT_NAME (msg->src), stats_from) == 0
+        && gst_message_has_name (msg, "st2022-stats")) {
+      if (stats)
+        gst_structure_free (stats);
+      stats = gst_structure_copy (gst_message_get_structure (msg));
+    }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      gst_message_unref (msg);
+      break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  return stats;
+}
+
+guint64
+net_stat (const GstStructure * s, const gchar * field)
+{
+  guint64 v = 0;
+
+  fail_unless (s != NULL, "no st2022-stats");
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no field %s in %"
+      GST_PTR_FORMAT, field, s);
+  return v;
+}

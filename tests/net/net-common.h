@@ -1,0 +1,42 @@
+/* gst-vmi tests: helpers shared by the net tests (pipelines, bus, frames). */
+
+#ifndef __NET_COMMON_H__
+#define __NET_COMMON_H__
+
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
+
+#include "st2022-ref.h"
+
+G_BEGIN_DECLS
+
+/* A distinct port per test case (tests of one binary run one by one) */
+guint16 net_test_port (void);
+
+/* video/x-raw caps of @f in @format (UYVP or v210); @bare leaves out
+ * field-order and colorimetry, as rawvideoparse does */
+GstCaps *net_format_caps (const RefFormat * f, const gchar * format,
+    gboolean bare);
+
+/* A buffer of @info holding the UYVP picture @uyvp (converted to v210 when
+ * @info is v210) */
+GstBuffer *net_make_buffer (const GstVideoInfo * info, const RefFormat * f,
+    const guint8 * uyvp);
+
+/* The UYVP picture (stride width*5/2) of a received buffer (UYVP or v210) */
+guint8 *net_buffer_to_uyvp (GstBuffer * buf, GstCaps * caps,
+    const RefFormat * f);
+
+/* Runs the bus of @pipeline until EOS or error (fails on error or after
+ * @timeout_s), collecting the last st2022-stats structure posted by the
+ * element named @stats_from (may be NULL). */
+GstStructure *net_run_until_eos (GstElement * pipeline,
+    const gchar * stats_from, guint timeout_s);
+
+guint64 net_stat (const GstStructure * s, const gchar * field);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,425 @@
+/* gst-vmi tests: independent ST 2022-6 reference (see st2022-ref.h). */
+
+#include "st2022-ref.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+/* SMPTE 274 (1080), 296 (720); FRAME/FRATE/CF codes from ST 2022-6 */
+const RefFormat ref_1080i5994 = { "1080i59.94", 1920, 1080, TRUE, 30000, 1001,
+  1125, 2200, 21, 560, 584, 1123, 564, 0x20, 0x17, 3
+};
+
+const RefFormat ref_1080i50 = { "1080i50", 1920, 1080, TRUE, 25, 1,
+  1125, 2640, 21, 560, 584, 1123, 564, 0x20, 0x18, 2
+};
+
+const RefFormat ref_720p5994 = { "720p59.94", 1280, 720, FALSE, 60000, 1001,
+  750, 1650, 26, 745, 0, 0, 0, 0x30, 0x11, 3
+};
+
+gsize
+ref_line_bytes (const RefFormat * f)
+{
+  return (gsize) f->samples * 2 * 10 / 8;
+}
+
+gsize
+ref_frame_bytes (const RefFormat * f)
+{
+  return ref_line_bytes (f) * f->lines;
+}
+
+guint
+ref_datagrams (const RefFormat * f)
+{
+  return (ref_frame_bytes (f) + REF_PAYLOAD - 1) / REF_PAYLOAD;
+}
+
+guint32
+ref_rtp_per_frame (const RefFormat * f)
+{
+  return (guint32) (27000000ull * f->fps_d / f->fps_n);
+}
+
+guint
+ref_row_to_line (const RefFormat * f, guint row)
+{
+  if (!f->interlaced)
+    return f->f1_first + row;
+  return (row % 2 == 0) ? f->f1_first + row / 2 : f->f2_first + row / 2;
+}
+
+void
+ref_line_fv (const RefFormat * f, guint line, guint * F, guint * V)
+{
+  gboolean active = (line >= f->f1_first && line <= f->f1_last)
+      || (f->interlaced && line >= f->f2_first && line <= f->f2_last);
+
+  *V = active ? 0 : 1;
+  *F = (f->interlaced && line >= f->f_first) ? 1 : 0;
+}
+
+guint16
+ref_xyz (guint F, guint V, guint H)
+{
+  return 0x200 | F << 8 | V << 7 | H << 6 | (V ^ H) << 5 | (F ^ H) << 4 |
+      (F ^ V) << 3 | (F ^ V ^ H) << 2;
+}
+
+guint32
+ref_crc18 (guint32 crc, guint16 word)
+{
+  guint i;
+
+  /* reflected form of x^18 + x^5 + x^4 + 1: the register shifts towards
+   * bit 0, input enters at the top, taps at x^5 and x^4 */
+  for (i = 0; i < 10; i++) {
+    guint fb = (crc ^ (word >> i)) & 1;
+    crc >>= 1;
+    if (fb)
+      crc ^= 0x23000;
+  }
+  return crc;
+}
+
+guint16
+ref_get_word (const guint8 * buf, gsize wi)
+{
+  gsize bit = wi * 10, byte = bit / 8;
+  guint shift = bit % 8;
+  guint v = (buf[byte] << 8) | buf[byte + 1];
+
+  return (v >> (6 - shift)) & 0x3ff;
+}
+
+void
+ref_put_word (guint8 * buf, gsize wi, guint16 w)
+{
+  gsize bit = wi * 10, byte = bit / 8;
+  guint shift = bit % 8;
+  guint mask = 0x3ff << (6 - shift);
+  guint v = (buf[byte] << 8) | buf[byte + 1];
+
+  v = (v & ~mask) | ((guint) (w & 0x3ff) << (6 - shift));
+  buf[byte] = v >> 8;
+  buf[byte + 1] = v & 0xff;
+}
+
+static void
+ln_words (guint line, guint16 * ln0, guint16 * ln1)
+{
+  guint b8 = ((line & 0x7f) << 2) >> 8 & 1;
+
+  *ln0 = (!b8) << 9 | (line & 0x7f) << 2;
+  *ln1 = 1 << 9 | ((line >> 7) & 0xf) << 2;
+}
+
+static void
+crc_words (guint32 c, guint16 * cr0, guint16 * cr1)
+{
+  *cr0 = (!((c >> 8) & 1)) << 9 | (c & 0x1ff);
+  *cr1 = (!((c >> 17) & 1)) << 9 | ((c >> 9) & 0x1ff);
+}
+
+/* Words of line @line in interleaved order, CRC words left 0 */
+static void
+line_words (const RefFormat * f, guint line, const guint8 * uyvp,
+    gsize stride, guint16 * w)
+{
+  guint S = f->samples, W = f->width, F, V, i, row = G_MAXUINT, r;
+  guint sav = 2 * S - 2 * W - 8, act = 2 * S - 2 * W;
+  guint16 eav, savw, ln0, ln1;
+
+  ref_line_fv (f, line, &F, &V);
+  eav = ref_xyz (F, V, 1);
+  savw = ref_xyz (F, V, 0);
+  ln_words (line, &ln0, &ln1);
+
+  for (i = 0; i < 2 * S; i++)
+    w[i] = (i % 2 == 0) ? 0x200 : 0x040;
+  w[0] = w[1] = 0x3ff;
+  w[2] = w[3] = w[4] = w[5] = 0;
+  w[6] = w[7] = eav;
+  w[8] = w[9] = ln0;
+  w[10] = w[11] = ln1;
+  w[12] = w[13] = w[14] = w[15] = 0;
+  w[sav] = w[sav + 1] = 0x3ff;
+  w[sav + 2] = w[sav + 3] = w[sav + 4] = w[sav + 5] = 0;
+  w[sav + 6] = w[sav + 7] = savw;
+
+  if (!V) {
+    for (r = 0; r < f->height; r++)
+      if (ref_row_to_line (f, r) == line)
+        row = r;
+    g_assert (row != G_MAXUINT);
+    for (i = 0; i < 2 * W; i++) {
+      guint16 s = ref_get_word (uyvp + row * stride, i);
+      /* 0-3 and 1020-1023 are timing references: a sender clips */
+      w[act + i] = CLAMP (s, 4, 1019);
+    }
+  }
+}
+
+static void
+line_crcs (const RefFormat * f, const guint16 * prev, const guint16 * cur,
+    guint16 out[4])
+{
+  guint S = f->samples, W = f->width, act = 2 * S - 2 * W, ch, i;
+
+  for (ch = 0; ch < 2; ch++) {
+    guint32 c = 0;
+    for (i = act + ch; i < 2 * S; i += 2)
+      c = ref_crc18 (c, prev[i]);
+    for (i = ch; i < 12; i += 2)
+      c = ref_crc18 (c, cur[i]);
+    crc_words (c, &out[ch], &out[2 + ch]);
+  }
+}
+
+void
+ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
+    guint8 * raster)
+{
+  guint S = f->samples, line, i;
+  guint16 *prev = g_new (guint16, 2 * S), *cur = g_new (guint16, 2 * S);
+  guint16 crc[4];
+
+  /* the previous frame's last line is blanking in every format */
+  line_words (f, f->lines, uyvp, stride, prev);
+  for (line = 1; line <= f->lines; line++) {
+    guint16 *tmp;
+    line_words (f, line, uyvp, stride, cur);
+    line_crcs (f, prev, cur, crc);
+    cur[12] = crc[0];
+    cur[13] = crc[1];
+    cur[14] = crc[2];
+    cur[15] = crc[3];
+    for (i = 0; i < 2 * S; i++)
+      ref_put_word (raster + (line - 1) * ref_line_bytes (f), i, cur[i]);
+    tmp = prev;
+    prev = cur;
+    cur = tmp;
+  }
+  g_free (prev);
+  g_free (cur);
+}
+
+static void
+get_line (const RefFormat * f, const guint8 * raster, guint line, guint16 * w)
+{
+  guint i;
+
+  for (i = 0; i < 2 * f->samples; i++)
+    w[i] = ref_get_word (raster + (line - 1) * ref_line_bytes (f), i);
+}
+
+guint
+ref_check_raster (const RefFormat * f, const guint8 * raster,
+    const guint8 * prev_raster, guint8 * uyvp, gchar ** first_error)
+{
+  guint S = f->samples, W = f->width, line, i, errors = 0, r;
+  guint sav = 2 * S - 2 * W - 8, act = 2 * S - 2 * W;
+  guint16 *prev = g_new (guint16, 2 * S), *cur = g_new (guint16, 2 * S);
+  guint16 crc[4];
+  gsize ustride = W * 5 / 2;
+
+#define ERR(...) G_STMT_START { \
+    if (errors++ == 0 && first_error) *first_error = g_strdup_printf (__VA_ARGS__); \
+  } G_STMT_END
+
+  get_line (f, prev_raster ? prev_raster : raster, f->lines, prev);
+  for (line = 1; line <= f->lines; line++) {
+    guint F, V;
+    guint16 ln0, ln1, eav, savw;
+    guint16 *tmp;
+
+    get_line (f, raster, line, cur);
+    ref_line_fv (f, line, &F, &V);
+    eav = ref_xyz (F, V, 1);
+    savw = ref_xyz (F, V, 0);
+    ln_words (line, &ln0, &ln1);
+
+    if (cur[0] != 0x3ff || cur[1] != 0x3ff || cur[2] || cur[3] || cur[4]
+        || cur[5] || cur[6] != eav || cur[7] != eav)
+      ERR ("line %u: bad EAV (XYZ %03x, expected %03x)", line, cur[6], eav);
+    if (cur[8] != ln0 || cur[9] != ln0 || cur[10] != ln1 || cur[11] != ln1)
+      ERR ("line %u: bad LN %03x %03x", line, cur[8], cur[10]);
+    line_crcs (f, prev, cur, crc);
+    if (cur[12] != crc[0] || cur[13] != crc[1] || cur[14] != crc[2]
+        || cur[15] != crc[3])
+      ERR ("line %u: bad CRC %03x %03x %03x %03x, expected %03x %03x %03x "
+          "%03x", line, cur[12], cur[13], cur[14], cur[15], crc[0], crc[1],
+          crc[2], crc[3]);
+    for (i = 16; i < sav; i++)
+      if (cur[i] != ((i % 2 == 0) ? 0x200 : 0x040)) {
+        ERR ("line %u: horizontal blanking word %u is %03x", line, i, cur[i]);
+        break;
+      }
+    if (cur[sav] != 0x3ff || cur[sav + 1] != 0x3ff || cur[sav + 2]
+        || cur[sav + 3] || cur[sav + 4] || cur[sav + 5]
+        || cur[sav + 6] != savw || cur[sav + 7] != savw)
+      ERR ("line %u: bad SAV (XYZ %03x, expected %03x)", line, cur[sav + 6],
+          savw);
+    if (V) {
+      for (i = act; i < 2 * S; i++)
+        if (cur[i] != ((i % 2 == 0) ? 0x200 : 0x040)) {
+          ERR ("line %u: blanking line carries %03x at word %u", line,
+              cur[i], i);
+          break;
+        }
+    } else {
+      for (r = 0; r < f->height; r++)
+        if (ref_row_to_line (f, r) == line)
+          break;
+      for (i = 0; i < 2 * W; i++) {
+        if (cur[act + i] < 4 || cur[act + i] > 1019) {
+          ERR ("line %u: illegal active sample %03x", line, cur[act + i]);
+          break;
+        }
+        if (uyvp)
+          ref_put_word (uyvp + r * ustride, i, cur[act + i]);
+      }
+    }
+    tmp = prev;
+    prev = cur;
+    cur = tmp;
+  }
+#undef ERR
+  g_free (prev);
+  g_free (cur);
+  return errors;
+}
+
+guint32
+ref_vts_offset (guint index)
+{
+  /* sample k (20 bits) is whole in datagram i when 20k >= i*1376*8 */
+  guint64 bits = (guint64) index * REF_PAYLOAD * 8;
+  return (guint32) (2 * ((bits + 19) / 20));
+}
+
+void
+ref_pack_datagram (const RefFormat * f, const guint8 * raster, guint index,
+    guint16 seq, guint32 rtp_ts, guint32 ssrc, guint8 frcount,
+    guint32 frame_vts, guint8 pt, guint8 * out)
+{
+  guint n = ref_datagrams (f);
+  gsize off = (gsize) index * REF_PAYLOAD, fb = ref_frame_bytes (f);
+  guint32 vts = frame_vts + ref_vts_offset (index);
+  gboolean marker = index == n - 1;
+
+  out[0] = 0x80;
+  out[1] = (marker ? 0x80 : 0) | (pt & 0x7f);
+  out[2] = seq >> 8;
+  out[3] = seq & 0xff;
+  out[4] = rtp_ts >> 24;
+  out[5] = rtp_ts >> 16;
+  out[6] = rtp_ts >> 8;
+  out[7] = rtp_ts;
+  out[8] = ssrc >> 24;
+  out[9] = ssrc >> 16;
+  out[10] = ssrc >> 8;
+  out[11] = ssrc;
+  out[12] = 0x08;               /* Ext 0, F 1, VSID 0 */
+  out[13] = frcount;
+  out[14] = (f->cf >> 3) & 1;   /* R 0, S 0, FEC 0, CF[3] */
+  out[15] = (f->cf & 7) << 5;
+  out[16] = f->frame_code >> 4; /* MAP 0 */
+  out[17] = (f->frame_code & 0xf) << 4 | f->frate_code >> 4;
+  out[18] = (f->frate_code & 0xf) << 4 | 0x1;   /* SAMPLE 4:2:2 10-bit */
+  out[19] = 0;
+  out[20] = vts >> 24;
+  out[21] = vts >> 16;
+  out[22] = vts >> 8;
+  out[23] = vts;
+  memset (out + REF_HEADER, 0, REF_PAYLOAD);
+  memcpy (out + REF_HEADER, raster + off, MIN (REF_PAYLOAD, fb - off));
+}
+
+void
+ref_random_uyvp (const RefFormat * f, GRand * rand, guint8 * uyvp,
+    gsize stride)
+{
+  guint r, i;
+
+  for (r = 0; r < f->height; r++)
+    for (i = 0; i < 2 * f->width; i++)
+      ref_put_word (uyvp + r * stride, i, g_rand_int_range (rand, 4, 1020));
+}
+
+void
+ref_uyvp_to_v210 (const guint8 * uyvp, guint width, guint8 * v210)
+{
+  guint nw = 2 * width, groups = (width + 5) / 6, g, j, k;
+
+  for (g = 0; g < groups; g++)
+    for (j = 0; j < 4; j++) {
+      guint32 v = 0;
+      for (k = 0; k < 3; k++) {
+        guint wi = g * 12 + j * 3 + k;
+        if (wi < nw)
+          v |= (guint32) ref_get_word (uyvp, wi) << (10 * k);
+      }
+      v210[g * 16 + j * 4 + 0] = v;
+      v210[g * 16 + j * 4 + 1] = v >> 8;
+      v210[g * 16 + j * 4 + 2] = v >> 16;
+      v210[g * 16 + j * 4 + 3] = v >> 24;
+    }
+}
+
+void
+ref_v210_to_uyvp (const guint8 * v210, guint width, guint8 * uyvp)
+{
+  guint nw = 2 * width, wi;
+
+  for (wi = 0; wi < nw; wi++) {
+    guint g = wi / 12, j = (wi % 12) / 3, k = wi % 3;
+    const guint8 *p = v210 + g * 16 + j * 4;
+    guint32 v = p[0] | p[1] << 8 | p[2] << 16 | (guint32) p[3] << 24;
+    ref_put_word (uyvp, wi, (v >> (10 * k)) & 0x3ff);
+  }
+}
+
+int
+ref_udp_bind (const gchar * addr, guint16 port)
+{
+  struct sockaddr_in sa = { 0 };
+  int fd = socket (AF_INET, SOCK_DGRAM, 0), size = 128 * 1024 * 1024, one = 1;
+
+  g_assert (fd >= 0);
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+  if (setsockopt (fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof (size)) < 0)
+    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof (size));
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  inet_pton (AF_INET, addr ? addr : "127.0.0.1", &sa.sin_addr);
+  g_assert (bind (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  return fd;
+}
+
+int
+ref_udp_sender (void)
+{
+  int fd = socket (AF_INET, SOCK_DGRAM, 0), size = 16 * 1024 * 1024;
+
+  g_assert (fd >= 0);
+  setsockopt (fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof (size));
+  return fd;
+}
+
+void
+ref_udp_sendto (int fd, const gchar * addr, guint16 port,
+    const guint8 * data, gsize len)
+{
+  struct sockaddr_in sa = { 0 };
+
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  inet_pton (AF_INET, addr ? addr : "127.0.0.1", &sa.sin_addr);
+  while (sendto (fd, data, len, 0, (struct sockaddr *) &sa, sizeof (sa)) < 0)
+    g_usleep (100);
+}

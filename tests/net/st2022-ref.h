@@ -1,0 +1,91 @@
+/* gst-vmi tests: an independent ST 2022-6 reference, written from the
+ * standards (SMPTE 2022-6, 292-1, 274, 296) and DESIGN.md §3, sharing no code
+ * with gst/st2022. Slow and obvious on purpose: a bit-serial CRC, word by
+ * word rasters. */
+
+#ifndef __ST2022_REF_H__
+#define __ST2022_REF_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define REF_PAYLOAD 1376
+#define REF_HEADER 24
+#define REF_DATAGRAM (REF_HEADER + REF_PAYLOAD)
+
+typedef struct
+{
+  const gchar *name;
+  guint width, height;
+  gboolean interlaced;
+  gint fps_n, fps_d;
+  guint lines, samples;         /* total lines, samples (C/Y pairs) per line */
+  guint f1_first, f1_last, f2_first, f2_last;   /* active lines */
+  guint f_first;                /* first line with F=1 (0: none) */
+  guint8 frame_code, frate_code, cf;
+} RefFormat;
+
+extern const RefFormat ref_1080i5994;
+extern const RefFormat ref_1080i50;
+extern const RefFormat ref_720p5994;
+
+gsize ref_line_bytes (const RefFormat * f);
+gsize ref_frame_bytes (const RefFormat * f);
+guint ref_datagrams (const RefFormat * f);
+guint32 ref_rtp_per_frame (const RefFormat * f);
+
+/* Raster line (1-based) of picture row @row */
+guint ref_row_to_line (const RefFormat * f, guint row);
+/* F and V of a line */
+void ref_line_fv (const RefFormat * f, guint line, guint * F, guint * V);
+guint16 ref_xyz (guint F, guint V, guint H);
+
+/* CRC-18 x^18+x^5+x^4+1, init 0, words fed LSB first, one bit at a time */
+guint32 ref_crc18 (guint32 crc, guint16 word);
+
+/* 10-bit words <-> bytes, MSB first */
+guint16 ref_get_word (const guint8 * buf, gsize word_index);
+void ref_put_word (guint8 * buf, gsize word_index, guint16 w);
+
+/* Builds the full raster of a frame from a UYVP picture (rows of
+ * width*5/2 bytes at @stride). @prev_last_active_c/_y: the previous frame's
+ * last line's active words per channel (NULL: that line was blanking). */
+void ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
+    guint8 * raster);
+
+/* Checks EAV, SAV, LN, CRC of every line, blanking words, and extracts the
+ * active picture as UYVP into @uyvp (stride width*5/2). @prev_raster: the
+ * previous frame (for line 1's CRC) or NULL when its last line was blanking.
+ * Returns the number of errors and describes the first in @first_error. */
+guint ref_check_raster (const RefFormat * f, const guint8 * raster,
+    const guint8 * prev_raster, guint8 * uyvp, gchar ** first_error);
+
+/* Writes datagram @index of a frame: RTP + HBRMT + video timestamp +
+ * 1376 bytes of @raster (zero-padded at the end). */
+void ref_pack_datagram (const RefFormat * f, const guint8 * raster,
+    guint index, guint16 seq, guint32 rtp_ts, guint32 ssrc, guint8 frcount,
+    guint32 frame_vts, guint8 pt, guint8 * out);
+
+/* Video timestamp offset of datagram @index (words before the first whole
+ * sample it carries) */
+guint32 ref_vts_offset (guint index);
+
+/* Random legal UYVP picture (samples 4..1019) */
+void ref_random_uyvp (const RefFormat * f, GRand * rand, guint8 * uyvp,
+    gsize stride);
+
+/* UYVP row <-> v210 row (width multiple of 6 here) */
+void ref_uyvp_to_v210 (const guint8 * uyvp, guint width, guint8 * v210);
+void ref_v210_to_uyvp (const guint8 * v210, guint width, guint8 * uyvp);
+
+/* Binds a UDP socket on 127.0.0.1:@port (or @addr) with a large receive
+ * buffer; returns the fd */
+int ref_udp_bind (const gchar * addr, guint16 port);
+int ref_udp_sender (void);
+void ref_udp_sendto (int fd, const gchar * addr, guint16 port,
+    const guint8 * data, gsize len);
+
+G_END_DECLS
+
+#endif

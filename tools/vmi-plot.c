@@ -1,0 +1,314 @@
+/* gst-vmi tools: timing plot (cairo PNG)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vmi-plot.h"
+
+#include <math.h>
+#include <cairo.h>
+
+#define PW 520                  /* panel width */
+#define PH 400                  /* panel height */
+#define TOP 54
+#define ML 70                   /* margins inside a panel */
+#define MR 16
+#define MT 36
+#define MB 52
+
+typedef struct
+{
+  cairo_t *cr;
+  double x0, y0, w, h;          /* plot area in device units */
+  double xmin, xmax, ymin, ymax;
+  gboolean ylog;
+} Axes;
+
+static double
+nice_step (double range, int target)
+{
+  double raw = range / target, mag = pow (10, floor (log10 (raw))), f = raw / mag;
+  return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+}
+
+static double
+ax_x (const Axes * a, double x)
+{
+  return a->x0 + (x - a->xmin) / (a->xmax - a->xmin) * a->w;
+}
+
+static double
+ax_y (const Axes * a, double y)
+{
+  if (a->ylog)
+    y = log10 (MAX (y, pow (10, a->ymin)));
+  return a->y0 + a->h - (y - a->ymin) / (a->ymax - a->ymin) * a->h;
+}
+
+static void
+text (cairo_t * cr, double x, double y, const char *s, double ax, double ay)
+{
+  cairo_text_extents_t e;
+  cairo_text_extents (cr, s, &e);
+  cairo_move_to (cr, x - e.width * ax - e.x_bearing,
+      y - e.height * ay - e.y_bearing);
+  cairo_show_text (cr, s);
+}
+
+static void
+axes_draw (Axes * a, double px, const char *title, const char *xl,
+    const char *yl)
+{
+  cairo_t *cr = a->cr;
+  double v, step;
+  char buf[64];
+
+  a->x0 = px + ML;
+  a->y0 = TOP + MT;
+  a->w = PW - ML - MR;
+  a->h = PH - MT - MB;
+  if (a->xmax <= a->xmin)
+    a->xmax = a->xmin + 1;
+  if (a->ymax <= a->ymin)
+    a->ymax = a->ymin + 1;
+
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 15);
+  text (cr, px + PW / 2.0, TOP + 14, title, 0.5, 0.5);
+  cairo_set_font_size (cr, 12);
+  text (cr, a->x0 + a->w / 2, a->y0 + a->h + 38, xl, 0.5, 0.5);
+  cairo_save (cr);
+  cairo_translate (cr, px + 14, a->y0 + a->h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  text (cr, 0, 0, yl, 0.5, 0.5);
+  cairo_restore (cr);
+
+  cairo_set_line_width (cr, 1);
+  cairo_set_font_size (cr, 11);
+  step = nice_step (a->xmax - a->xmin, 5);
+  for (v = ceil (a->xmin / step) * step; v <= a->xmax + step * 1e-9;
+      v += step) {
+    double x = ax_x (a, v);
+    cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
+    cairo_move_to (cr, x, a->y0);
+    cairo_line_to (cr, x, a->y0 + a->h);
+    cairo_stroke (cr);
+    cairo_set_source_rgb (cr, 0, 0, 0);
+    g_snprintf (buf, sizeof (buf), "%g", fabs (v) < step * 1e-6 ? 0 : v);
+    text (cr, x, a->y0 + a->h + 12, buf, 0.5, 0.5);
+  }
+  if (a->ylog) {
+    for (v = ceil (a->ymin); v <= a->ymax; v += 1) {
+      double y = a->y0 + a->h - (v - a->ymin) / (a->ymax - a->ymin) * a->h;
+      cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
+      cairo_move_to (cr, a->x0, y);
+      cairo_line_to (cr, a->x0 + a->w, y);
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      g_snprintf (buf, sizeof (buf), "1e%d", (int) v);
+      text (cr, a->x0 - 6, y, buf, 1, 0.5);
+    }
+  } else {
+    step = nice_step (a->ymax - a->ymin, 6);
+    for (v = ceil (a->ymin / step) * step; v <= a->ymax + step * 1e-9;
+        v += step) {
+      double y = ax_y (a, v);
+      cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
+      cairo_move_to (cr, a->x0, y);
+      cairo_line_to (cr, a->x0 + a->w, y);
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      g_snprintf (buf, sizeof (buf), "%g", fabs (v) < step * 1e-6 ? 0 : v);
+      text (cr, a->x0 - 6, y, buf, 1, 0.5);
+    }
+  }
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_rectangle (cr, a->x0, a->y0, a->w, a->h);
+  cairo_stroke (cr);
+}
+
+static void
+panel_pit (cairo_t * cr, double px, const double *t, gsize n,
+    const VmiTimingReport * r)
+{
+  enum { NB = 80 };
+  guint64 bins[NB] = { 0 }, maxc = 0;
+  double lo = r->pit_min_ns, hi = r->pit_max_ns, bw;
+  Axes a = { cr };
+  gsize i;
+  char buf[96];
+
+  if (hi - lo < 2) {
+    double c = (hi + lo) / 2;
+    lo = c - 1;
+    hi = c + 1;
+  } else {
+    /* keep the extreme values off the bin edges */
+    double pad = (hi - lo) * 0.05;
+    lo -= pad;
+    hi += pad;
+  }
+  bw = (hi - lo) / NB;
+  for (i = 0; i + 1 < n; i++) {
+    int b = (int) floor ((t[i + 1] - t[i] - lo) / bw);
+    bins[CLAMP (b, 0, NB - 1)]++;
+  }
+  for (i = 0; i < NB; i++)
+    maxc = MAX (maxc, bins[i]);
+  a.xmin = lo;
+  a.xmax = hi;
+  a.ylog = TRUE;
+  a.ymin = 0;
+  a.ymax = ceil (log10 ((double) maxc + 1) + 0.1);
+  axes_draw (&a, px, "Packet inter-arrival time", "PIT (ns)",
+      "packets (log)");
+  cairo_set_source_rgb (cr, 0.15, 0.35, 0.7);
+  for (i = 0; i < NB; i++) {
+    double x1, x2, y;
+    if (!bins[i])
+      continue;
+    x1 = ax_x (&a, lo + i * bw);
+    x2 = ax_x (&a, lo + (i + 1) * bw);
+    y = ax_y (&a, (double) bins[i]);
+    cairo_rectangle (cr, x1, y, MAX (x2 - x1 - 0.5, 1.0),
+        a.y0 + a.h - y);
+  }
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 11);
+  g_snprintf (buf, sizeof (buf), "mean %.2f  p1 %.2f  p99.9 %.2f ns",
+      r->pit_mean_ns, r->pit_p1_ns, r->pit_p999_ns);
+  text (cr, a.x0 + 6, a.y0 + 10, buf, 0, 0.5);
+  g_snprintf (buf, sizeof (buf), "peak-period jitter %.2f ns",
+      r->peak_period_jitter_ns);
+  text (cr, a.x0 + 6, a.y0 + 25, buf, 0, 0.5);
+}
+
+static void
+panel_occupancy (cairo_t * cr, double px, const double *t, gsize n,
+    const VmiTimingReport * r)
+{
+  Axes a = { cr };
+  double pad = MAX (0.5, r->occupancy_span * 0.1), f = r->rate_hz;
+  guint cols, c;
+  double *cmin, *cmax;
+  gsize i;
+  char buf[96];
+
+  a.xmin = 0;
+  a.xmax = r->duration_ns / 1e9;
+  a.ymin = floor (r->occupancy_min - pad);
+  a.ymax = ceil (r->occupancy_max + pad);
+  axes_draw (&a, px, "Virtual receiver occupancy i - f t_i", "time (s)",
+      "packets");
+  cols = (guint) a.w;
+  cmin = g_new (double, cols);
+  cmax = g_new (double, cols);
+  for (c = 0; c < cols; c++) {
+    cmin[c] = INFINITY;
+    cmax[c] = -INFINITY;
+  }
+  for (i = 0; i < n; i++) {
+    double s = (t[i] - t[0]) / 1e9, v = (double) i - f * s;
+    c = (guint) MIN ((double) cols - 1, s / a.xmax * cols);
+    cmin[c] = MIN (cmin[c], v);
+    cmax[c] = MAX (cmax[c], v);
+  }
+  cairo_set_source_rgb (cr, 0.75, 0.2, 0.1);
+  cairo_set_line_width (cr, 1.2);
+  for (c = 0; c < cols; c++) {
+    double x = a.x0 + c + 0.5, y1, y2;
+    if (cmin[c] > cmax[c])
+      continue;
+    y1 = ax_y (&a, cmin[c]);
+    y2 = ax_y (&a, cmax[c]);
+    cairo_move_to (cr, x, y1 + 0.6);
+    cairo_line_to (cr, x, y2 - 0.6);
+  }
+  cairo_stroke (cr);
+  g_free (cmin);
+  g_free (cmax);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 11);
+  g_snprintf (buf, sizeof (buf), "span %.3f packets, ALT-jitter ~ %.1f ns",
+      r->occupancy_span, r->alt_jitter_ns);
+  text (cr, a.x0 + 6, a.y0 + 10, buf, 0, 0.5);
+  g_snprintf (buf, sizeof (buf), "f = %.3f /s (%s)", f,
+      r->rate_estimated ? "least squares" : "given");
+  text (cr, a.x0 + 6, a.y0 + 25, buf, 0, 0.5);
+}
+
+static void
+panel_windows (cairo_t * cr, double px, const double *t, gsize n,
+    const VmiTimingReport * r)
+{
+  Axes a = { cr };
+  guint nw, k;
+  guint64 *w = vmi_timing_windows (t, n, &nw);
+  char buf[96];
+
+  a.xmin = 0;
+  a.xmax = MAX (nw, 1);
+  if (nw) {
+    double lo = (double) r->window_min, hi = (double) r->window_max;
+    double pad = MAX (2.0, (hi - lo) * 0.2);
+    a.ymin = floor (lo - pad);
+    a.ymax = ceil (hi + pad);
+  } else {
+    a.ymin = 0;
+    a.ymax = 1;
+  }
+  axes_draw (&a, px, "Packets per 1-s window", "window (s)", "packets");
+  cairo_set_source_rgb (cr, 0.1, 0.55, 0.25);
+  for (k = 0; k < nw; k++) {
+    double x1 = ax_x (&a, k), x2 = ax_x (&a, k + 1), y = ax_y (&a, w[k]);
+    cairo_rectangle (cr, x1 + 1, y, MAX (x2 - x1 - 2, 1.0), a.y0 + a.h - y);
+  }
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 11);
+  if (nw)
+    g_snprintf (buf, sizeof (buf), "min %" G_GUINT64_FORMAT "  max %"
+        G_GUINT64_FORMAT "  mean %.2f", r->window_min, r->window_max,
+        r->window_mean);
+  else
+    g_snprintf (buf, sizeof (buf), "trace shorter than one window");
+  text (cr, a.x0 + 6, a.y0 + 10, buf, 0, 0.5);
+  g_free (w);
+}
+
+gboolean
+vmi_plot_png (const gchar * path, const gchar * title, const double *t,
+    gsize n, const VmiTimingReport * rep, GError ** error)
+{
+  cairo_surface_t *s;
+  cairo_t *cr;
+  cairo_status_t st;
+  gchar *head;
+
+  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 3 * PW, TOP + PH);
+  cr = cairo_create (s);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+      CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 16);
+  head = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " packets over %.3f s",
+      title, rep->packets, rep->duration_ns / 1e9);
+  text (cr, 3 * PW / 2.0, 18, head, 0.5, 0.5);
+  g_free (head);
+
+  panel_pit (cr, 0, t, n, rep);
+  panel_occupancy (cr, PW, t, n, rep);
+  panel_windows (cr, 2 * PW, t, n, rep);
+
+  cairo_destroy (cr);
+  st = cairo_surface_write_to_png (s, path);
+  cairo_surface_destroy (s);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot write %s: %s", path, cairo_status_to_string (st));
+    return FALSE;
+  }
+  return TRUE;
+}
