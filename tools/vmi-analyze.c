@@ -28,6 +28,8 @@ static gchar *opt_format = NULL;
 static gdouble opt_line_rate = 10e9;
 static gboolean opt_json = FALSE;
 static gchar *opt_plot = NULL;
+static gdouble opt_fc_window_ns = 0;
+static gint opt_fc_windows = 2;
 
 static GOptionEntry entries[] = {
   {"port", 'p', 0, G_OPTION_ARG_INT, &opt_port,
@@ -45,8 +47,21 @@ static GOptionEntry entries[] = {
   {"plot", 0, 0, G_OPTION_ARG_FILENAME, &opt_plot,
       "write PIT histogram, occupancy and packets per window to a PNG",
       "FILE.png"},
+  {"fc-window-ns", 0, 0, G_OPTION_ARG_DOUBLE, &opt_fc_window_ns,
+        "input is the reference stream: qualify a frequency controller "
+        "sampled every W ns (A_W, C_W, receiver buffer needed)", "W"},
+  {"fc-windows", 0, 0, G_OPTION_ARG_INT, &opt_fc_windows,
+      "N_W regularisation windows for --fc-window-ns (default 2)", "N"},
   {NULL}
 };
+
+typedef struct
+{
+  gboolean done;
+  double a_w, c_w, t_e, bound, buffer;
+} FcReport;
+
+static FcReport fc;
 
 typedef struct
 {
@@ -62,46 +77,47 @@ typedef struct
 
 /* ---- pcap ---- */
 
+/* Captures for timing are often cut short (tcpdump -s 96): lengths from the
+ * headers are checked for consistency, but only the bytes we read (UDP
+ * header, RTP sequence number) must have been captured. */
 static gboolean
-parse_udp (const guint8 * p, guint len, guint16 * dport, const guint8 ** pl,
-    guint * pl_len)
+parse_udp (const guint8 * p, guint caplen, guint16 * dport,
+    const guint8 ** pl, guint * pl_len)
 {
   guint16 ulen;
-  if (len < 8)
+  if (caplen < 8)
     return FALSE;
   *dport = (p[2] << 8) | p[3];
   ulen = (p[4] << 8) | p[5];
-  if (ulen < 8 || ulen > len)
+  if (ulen < 8)
     return FALSE;
   *pl = p + 8;
-  *pl_len = ulen - 8;
+  *pl_len = MIN ((guint) ulen, caplen) - 8;
   return TRUE;
 }
 
 /* IPv4/IPv6 -> UDP payload; FALSE if not a first-fragment UDP datagram */
 static gboolean
-parse_ip (guint16 ethertype, const guint8 * p, guint len, guint16 * dport,
+parse_ip (guint16 ethertype, const guint8 * p, guint caplen, guint16 * dport,
     const guint8 ** pl, guint * pl_len)
 {
   if (ethertype == 0x0800) {
     guint ihl, tot;
-    if (len < 20 || (p[0] >> 4) != 4)
+    if (caplen < 20 || (p[0] >> 4) != 4)
       return FALSE;
     ihl = (p[0] & 0xf) * 4;
     tot = (p[2] << 8) | p[3];
-    if (ihl < 20 || tot < ihl || tot > len || p[9] != 17)
+    if (ihl < 20 || tot < ihl + 8 || caplen < ihl || p[9] != 17)
       return FALSE;
     if (((p[6] << 8) | p[7]) & 0x1fff)  /* not the first fragment */
       return FALSE;
-    return parse_udp (p + ihl, tot - ihl, dport, pl, pl_len);
+    return parse_udp (p + ihl, MIN (tot, caplen) - ihl, dport, pl, pl_len);
   } else if (ethertype == 0x86dd) {
     guint plen;
-    if (len < 40 || (p[0] >> 4) != 6 || p[6] != 17)
+    if (caplen < 40 || (p[0] >> 4) != 6 || p[6] != 17)
       return FALSE;
     plen = (p[4] << 8) | p[5];
-    if (plen > len - 40)
-      return FALSE;
-    return parse_udp (p + 40, plen, dport, pl, pl_len);
+    return parse_udp (p + 40, MIN (plen, caplen - 40), dport, pl, pl_len);
   }
   return FALSE;
 }
@@ -210,10 +226,16 @@ read_pcap (const gchar * path, Input * in, GError ** error)
     g_array_append_val (in->t_abs, ts);
   }
   if (r == -1) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: %s", path,
-        pcap_geterr (pc));
-    pcap_close (pc);
-    return FALSE;
+    /* a capture cut short (tcpdump killed) still holds good packets:
+     * analyse them and say where the file broke */
+    if (in->t_abs->len == 0) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: %s", path,
+          pcap_geterr (pc));
+      pcap_close (pc);
+      return FALSE;
+    }
+    g_printerr ("vmi-analyze: warning: %s: %s; analysing the %u packets "
+        "before it\n", path, pcap_geterr (pc), in->t_abs->len);
   }
   pcap_close (pc);
   return TRUE;
@@ -336,6 +358,11 @@ print_json (const Input * in, const VmiTimingReport * r)
         G_GUINT64_FORMAT ", \"skipped\": %" G_GUINT64_FORMAT
         ", \"malformed\": %" G_GUINT64_FORMAT, in->port, in->seq.errors,
         in->seq.lost, in->seq.late, in->skipped, in->malformed);
+  if (fc.done)
+    printf (", \"fc_window_ns\": %.1f, \"fc_windows\": %d"
+        ", \"fc_a_w_ns\": %.4f, \"fc_c_w_ns\": %.4f, \"fc_bound_ns\": %.4f"
+        ", \"fc_buffer_packets\": %.4f", opt_fc_window_ns, opt_fc_windows,
+        fc.a_w, fc.c_w, fc.bound, fc.buffer);
   printf (", \"cinst_max\": %u, \"vrx_max\": %u, \"cmax_narrow\": %u"
       ", \"vrx_full_narrow\": %u, \"cmax_wide\": %u, \"vrx_full_wide\": %u"
       ", \"narrow_pass\": %s, \"wide_pass\": %s}\n", r->cinst_max, r->vrx_max,
@@ -369,8 +396,11 @@ print_text (const Input * in, const VmiTimingReport * r)
   printf ("PIT percentiles   p1 %.3f p50 %.3f p99 %.3f p99.9 %.3f\n",
       r->pit_p1_ns, r->pit_p50_ns, r->pit_p99_ns, r->pit_p999_ns);
   printf ("peak-period jitter %.3f ns\n", r->peak_period_jitter_ns);
-  printf ("occupancy i-f*t   min %.3f max %.3f span %.3f packets\n",
-      r->occupancy_min, r->occupancy_max, r->occupancy_span);
+  /* values that print as zero print as 0, not -0 */
+  printf ("occupancy i-f*t   min %.4f max %.4f span %.4f packets\n",
+      fabs (r->occupancy_min) < 5e-5 ? 0.0 : r->occupancy_min,
+      fabs (r->occupancy_max) < 5e-5 ? 0.0 : r->occupancy_max,
+      r->occupancy_span);
   printf ("ALT-jitter est.   %.3f ns (span / 2f)\n", r->alt_jitter_ns);
   if (in->from_csv)
     printf ("gap frames        %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
@@ -386,6 +416,11 @@ print_text (const Input * in, const VmiTimingReport * r)
   printf ("VRX max           %u  narrow <= %u %s, wide <= %u %s\n",
       r->vrx_max, l->vrx_narrow, pf (r->vrx_max <= l->vrx_narrow),
       l->vrx_wide, pf (r->vrx_max <= l->vrx_wide));
+  if (fc.done)
+    printf ("controller W=%.0f ns N_W=%d: A_W %.3f ns, C_W %.3f ns, "
+        "A_W + C_W + T^e = %.3f ns -> receiver buffer > %.3f packets\n",
+        opt_fc_window_ns, opt_fc_windows, fc.a_w, fc.c_w, fc.bound,
+        fc.buffer);
 }
 
 int
@@ -419,6 +454,11 @@ main (int argc, char **argv)
   }
   if (!(opt_line_rate >= 1e6 && opt_line_rate <= 1e12)) {
     g_printerr ("vmi-analyze: --line-rate out of range\n");
+    return 2;
+  }
+  if (opt_fc_window_ns < 0 || opt_fc_windows < 1 || opt_fc_windows > 1000) {
+    g_printerr ("vmi-analyze: --fc-window-ns must be > 0 and --fc-windows "
+        "1..1000\n");
     return 2;
   }
   if (opt_rate < 0) {
@@ -471,6 +511,20 @@ main (int argc, char **argv)
     g_printerr ("vmi-analyze: %s: all packets have the same timestamp\n",
         argv[1]);
     goto out;
+  }
+  if (opt_fc_window_ns > 0) {
+    if (!vmi_timing_fc_bounds ((const double *) in.t->data, in.t->len,
+            rep.rate_hz, opt_fc_window_ns, opt_fc_windows, &fc.a_w, &fc.c_w)) {
+      g_printerr ("vmi-analyze: %s: trace shorter than %d windows of %.0f "
+          "ns, cannot qualify the controller\n", argv[1], opt_fc_windows + 1,
+          opt_fc_window_ns);
+      goto out;
+    }
+    /* property 5 bound, then property 2: b > 2 f J_ALT */
+    fc.t_e = 8e9 / opt_line_rate;
+    fc.bound = fc.a_w + fc.c_w + fc.t_e;
+    fc.buffer = 2.0 * rep.rate_hz * fc.bound * 1e-9;
+    fc.done = TRUE;
   }
   if (opt_json)
     print_json (&in, &rep);

@@ -34,6 +34,7 @@ static gdouble opt_lead_ns = 0;
 static gint64 opt_seed = 1;
 static gchar *opt_output = NULL;
 static gboolean opt_quiet = FALSE;
+static gchar *opt_ref_pcap = NULL;
 
 static GOptionEntry entries[] = {
   {"mode", 'm', 0, G_OPTION_ARG_STRING, &opt_mode,
@@ -64,10 +65,52 @@ static GOptionEntry entries[] = {
       "controlled: random seed of the reference jitter (default 1)", "N"},
   {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
       "CSV output file (default stdout)", "FILE"},
+  {"reference-pcap", 0, 0, G_OPTION_ARG_FILENAME, &opt_ref_pcap,
+        "controlled: also write the simulated reference arrivals to a pcap "
+        "(ns timestamps, UDP port 5004) for vmi-analyze --fc-window-ns",
+      "FILE"},
   {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
       "no summary on stderr", NULL},
   {NULL}
 };
+
+/* Minimal pcap writer for the reference arrivals: nanosecond magic,
+ * Ethernet, IPv4/UDP to port 5004, a 12-byte RTP header with the sequence
+ * number. Only the timing and the sequence matter to vmi-analyze. */
+static FILE *
+ref_pcap_open (const gchar * path)
+{
+  static const guint32 hdr[6] = { 0xa1b23c4d, 0x00040002, 0, 0, 65535, 1 };
+  FILE *f = fopen (path, "wb");
+
+  if (f && fwrite (hdr, sizeof (hdr), 1, f) != 1) {
+    fclose (f);
+    return NULL;
+  }
+  return f;
+}
+
+static gboolean
+ref_pcap_write (FILE * f, guint64 t_bytes, guint64 line_rate, guint16 seq)
+{
+  guint8 fr[54] = {
+    0x01, 0x00, 0x5e, 0x01, 0x01, 0x01, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00,
+    0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 1, 239, 1, 1, 1,
+    0x9c, 0x40, 0x13, 0x8c, 0, 20, 0, 0,
+    0x80, 98, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1
+  };
+  guint64 ns = (guint64) ((unsigned __int128) t_bytes * 8000000000ULL /
+      line_rate);
+  guint32 rec[4] = { (guint32) (ns / 1000000000), (guint32) (ns % 1000000000),
+    sizeof (fr), sizeof (fr)
+  };
+
+  /* pcap headers are in the writer's byte order (the magic says which) */
+  fr[44] = seq >> 8;
+  fr[45] = seq & 0xff;
+  return fwrite (rec, sizeof (rec), 1, f) == 1
+      && fwrite (fr, sizeof (fr), 1, f) == 1;
+}
 
 static gboolean
 check_range (gdouble v, gdouble lo, gdouble hi, const gchar * what)
@@ -90,7 +133,8 @@ main (int argc, char **argv)
   VmiFreqCtl *ctl = NULL;
   VmiRefSim ref;
   VmiPaceError perr;
-  FILE *out;
+  FILE *out, *refout = NULL;
+  guint64 refs = 0;
   guint64 sends = 0, gaps = 0, gap_min = G_MAXUINT64, gap_max = 0;
   double rate_hz;
   int ret = 1;
@@ -172,6 +216,17 @@ main (int argc, char **argv)
     goto done;
   }
   setvbuf (out, obuf, _IOFBF, sizeof (obuf));
+  if (opt_ref_pcap) {
+    if (!controlled) {
+      g_printerr ("vmi-pace: --reference-pcap needs --mode controlled\n");
+      goto close;
+    }
+    if (!(refout = ref_pcap_open (opt_ref_pcap))) {
+      g_printerr ("vmi-pace: cannot write %s: %s\n", opt_ref_pcap,
+          g_strerror (errno));
+      goto close;
+    }
+  }
 
   while (sends < (guint64) opt_packets) {
     guint32 n;
@@ -186,12 +241,18 @@ main (int argc, char **argv)
         gap_min = MIN (gap_min, n);
         gap_max = MAX (gap_max, n);
         break;
-      case VMI_PACE_CMD_STALL:
-        if (!vmi_freq_ctl_push (ctl, vmi_ref_sim_next (&ref))) {
+      case VMI_PACE_CMD_STALL:{
+        guint64 t = vmi_ref_sim_next (&ref);
+        if (!vmi_freq_ctl_push (ctl, t)) {
           g_printerr ("vmi-pace: frequency controller queue full\n");
           goto close;
         }
+        if (refout && !ref_pcap_write (refout, t, line_rate, (guint16) refs++)) {
+          g_printerr ("vmi-pace: write error on %s\n", opt_ref_pcap);
+          goto close;
+        }
         break;
+      }
       case VMI_PACE_CMD_ERROR:
         g_printerr ("vmi-pace: stopped after %" G_GUINT64_FORMAT
             " packets: %s\n", sends,
@@ -218,6 +279,10 @@ close:
     g_printerr ("vmi-pace: write error: %s\n", g_strerror (errno));
     ret = 1;
   }
+  if (refout && fclose (refout) != 0) {
+    g_printerr ("vmi-pace: write error on %s\n", opt_ref_pcap);
+    ret = 1;
+  }
 done:
   if (ctl) {
     vmi_ref_sim_clear (&ref);
@@ -226,5 +291,6 @@ done:
   g_free (opt_mode);
   g_free (opt_format);
   g_free (opt_output);
+  g_free (opt_ref_pcap);
   return ret;
 }

@@ -222,11 +222,32 @@ vmi_conv_in_place_possible (VmiConvFormat in, VmiConvFormat out)
   return vmi_conv_format_is_input (in) && out == VMI_CONV_FORMAT_UYVY;
 }
 
+static void
+plane_extent (const VmiConvJob * job, const VmiConvImage * im, size_t row,
+    uintptr_t * lo, uintptr_t * hi)
+{
+  uintptr_t first = (uintptr_t) im->data[0];
+  uintptr_t last = first + (uintptr_t) ((ptrdiff_t) (job->height - 1) *
+      im->stride[0]);
+
+  *lo = first < last ? first : last;
+  *hi = (first < last ? last : first) + row;
+}
+
 bool
 vmi_conv_in_place_parallel_ok (const VmiConvJob * job)
 {
-  return job->src.data[0] != job->dst.data[0] ||
-      job->src.stride[0] == job->dst.stride[0];
+  uintptr_t slo, shi, dlo, dhi;
+  size_t in_row = job->src.format == VMI_CONV_FORMAT_UYVP ?
+      (size_t) job->width * 5 / 2 : (size_t) (job->width + 5) / 6 * 16;
+
+  if (job->src.data[0] == job->dst.data[0] &&
+      job->src.stride[0] == job->dst.stride[0])
+    return true;
+  /* rows moving within one buffer: row r may land on rows above it */
+  plane_extent (job, &job->src, in_row, &slo, &shi);
+  plane_extent (job, &job->dst, (size_t) job->width * 2, &dlo, &dhi);
+  return dhi <= slo || shi <= dlo;
 }
 
 /* ---- worker pool ------------------------------------------------------ */

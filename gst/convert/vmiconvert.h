@@ -108,9 +108,13 @@ void vmi_conv_job_run (const VmiConvJob * job);
 
 /* UYVP/v210 -> UYVY may write over its input: in each row the write index
  * never passes the read index (4 bytes per 5 read for UYVP, 12 per 16 for
- * v210), and rows run top to bottom. When the output rows start exactly where
- * the input rows do (same offset and stride) each row only overwrites itself
- * and rows may run in parallel; otherwise run them in order on one thread. */
+ * v210). When the output rows start exactly where the input rows do (same
+ * address and stride) each row only overwrites itself and rows may run in
+ * parallel (vmi_conv_in_place_parallel_ok() is true). Otherwise, with the
+ * output starting at or before the input and a stride no larger, row r's
+ * output may cover input rows above r: run the rows in order on one thread
+ * (vmi_conv_job_run). vmi_conv_in_place_parallel_ok() is also true for
+ * images that do not overlap at all. */
 bool vmi_conv_in_place_possible (VmiConvFormat in, VmiConvFormat out);
 bool vmi_conv_in_place_parallel_ok (const VmiConvJob * job);
 

@@ -170,6 +170,7 @@ static void gst_st2022_sink_get_times (GstBaseSink * bsink, GstBuffer * buf,
 static gboolean gst_st2022_sink_propose_allocation (GstBaseSink * bsink,
     GstQuery * query);
 static gboolean gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event);
+static gboolean gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query);
 static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
 
@@ -352,6 +353,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   bsink_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_st2022_sink_propose_allocation);
   bsink_class->event = GST_DEBUG_FUNCPTR (gst_st2022_sink_event);
+  bsink_class->query = GST_DEBUG_FUNCPTR (gst_st2022_sink_query);
   bsink_class->render = GST_DEBUG_FUNCPTR (gst_st2022_sink_render);
 
   gst_type_mark_as_plugin_api (GST_TYPE_ST2022_TRANSPORT, 0);
@@ -376,9 +378,6 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
 
-  /* Accept-caps against the broad template, so that a size we cannot send
-   * reaches set_caps() and gets an error naming what we can send. */
-  GST_PAD_SET_ACCEPT_TEMPLATE (GST_BASE_SINK_PAD (self));
   /* sync stays TRUE: it selects clock-driven pacing (see render) */
   gst_base_sink_set_sync (GST_BASE_SINK (self), TRUE);
 }
@@ -788,6 +787,25 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
     gst_st2022_sink_post_stats (self);
 
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
+}
+
+/* Accept-caps against the broad template, not the exact list: caps without
+ * field-order or colorimetry (rawvideoparse) must pass, and a size we cannot
+ * send must reach set_caps() to get an error naming what we can send. */
+static gboolean
+gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    GstCaps *caps, *templ;
+
+    gst_query_parse_accept_caps (query, &caps);
+    templ = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
+    gst_query_set_accept_caps_result (query,
+        gst_caps_is_subset (caps, templ));
+    gst_caps_unref (templ);
+    return TRUE;
+  }
+  return GST_BASE_SINK_CLASS (parent_class)->query (bsink, query);
 }
 
 static inline gint64

@@ -73,7 +73,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define RX_SLOT_SIZE 2048
 /* how long the stream may pause before a frame still waiting for its end
  * is given up and pushed (frame periods) */
-#define IDLE_FLUSH_FRAMES 3
+#define IDLE_FLUSH_FRAMES 8
 #define RX_TIMEOUT_US 20000
 /* up to two frames between frame_begin and frame_end, plus one spare */
 #define N_SLOTS 3
@@ -139,7 +139,7 @@ struct _GstSt2022Src
   guint8 *prev_raster;          /* v210: last finished raster */
   GstFlowReturn flow_error;
   gint64 last_rx_mono;
-  gboolean pending;             /* a frame has begun and not ended */
+  guint in_progress;            /* frames begun and not ended */
   gint flushing;                /* atomic */
   gboolean eos_posted;
 
@@ -147,6 +147,7 @@ struct _GstSt2022Src
   GstSt2022Stats stats;
   guint64 packets_discarded;
   guint64 frames_skipped;
+  guint64 frames_aborted;
   guint64 format_changes;
   guint64 dropped_corrupted;
   guint64 frames_pushed;
@@ -448,6 +449,7 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
   gst_structure_set (s,
       "packets-discarded", G_TYPE_UINT64, self->packets_discarded,
       "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
+      "frames-aborted", G_TYPE_UINT64, self->frames_aborted,
       "format-changes", G_TYPE_UINT64, self->format_changes, NULL);
   return s;
 }
@@ -526,6 +528,7 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
       self->dropped_corrupted;
   self->packets_discarded = d.packets_discarded;
   self->frames_skipped = d.frames_skipped;
+  self->frames_aborted = d.frames_aborted;
   self->format_changes = d.format_changes;
   GST_OBJECT_UNLOCK (self);
 }
@@ -648,7 +651,7 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
     target->stride = GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0);
     target->size = (fmt->height - 1) * target->stride + fmt->active_bytes;
   }
-  self->pending = TRUE;
+  self->in_progress++;
   return TRUE;
 }
 
@@ -689,6 +692,13 @@ on_frame_end (gpointer user_data, St2022Target * target,
   GstClockTime base;
   GstSt2022Meta *meta;
   guint16 index;
+
+  self->in_progress--;
+  /* a guessed frame start proved wrong: the frame holds misplaced data */
+  if (info->aborted) {
+    release_slot (self, slot);
+    return;
+  }
 
   if (!info->complete) {
     GST_DEBUG_OBJECT (self, "frame %u: %u of %u datagrams missing%s",
@@ -803,6 +813,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   cfg.dpdk_port = self->dpdk_port;
   memset (&self->stats, 0, sizeof (self->stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
+  self->frames_aborted = 0;
   self->dropped_corrupted = self->frames_pushed = 0;
   GST_OBJECT_UNLOCK (self);
 
@@ -827,7 +838,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->fmt = NULL;
   self->stream_fmt = NULL;
   self->flow_error = GST_FLOW_OK;
-  self->pending = FALSE;
+  self->in_progress = 0;
   self->last_rx_mono = g_get_monotonic_time ();
   self->last_post = GST_CLOCK_TIME_NONE;
   self->eos_posted = FALSE;
@@ -979,7 +990,10 @@ gst_st2022_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
   gboolean update;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+  /* the base class asks before the stream has told us its format */
+  if (caps == NULL)
+    return TRUE;
+  if (!gst_video_info_from_caps (&info, caps))
     return FALSE;
 
   if (gst_query_get_n_allocation_pools (query) > 0) {
@@ -1079,11 +1093,10 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     if (n == 0) {
       /* a pause in the stream ends the frame still open (its end may have
        * been lost): it is pushed now rather than when the stream resumes */
-      if (self->pending && self->stream_fmt
+      if (self->in_progress > 0 && self->stream_fmt
           && g_get_monotonic_time () - self->last_rx_mono >
           IDLE_FLUSH_FRAMES * (gint64) self->stream_fmt->fps_d * G_USEC_PER_SEC
           / self->stream_fmt->fps_n) {
-        self->pending = FALSE;
         st2022_depacketizer_flush (self->depay);
         gst_st2022_src_update_stats (self);
       }

@@ -173,7 +173,10 @@ vmi_socket_open (const VmiTransportConfig * cfg, GError ** error)
     s->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (s->wake_fd < 0)
       goto socket_failed;
-    setsockopt (s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+    /* several receivers may share a group; a unicast port stays exclusive
+     * so a second receiver fails loudly instead of getting nothing */
+    if (is_multicast (&addr))
+      setsockopt (s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
     s->buffer_size = set_buffer (s->fd, TRUE, cfg->buffer_size);
     /* Bound to the group address, the socket sees only that group even when
      * another group shares the port on this host. */

@@ -71,17 +71,20 @@ vmi_pace_tau_for_rate (guint64 line_rate_bps, guint64 packets_per_frame,
   return TRUE;
 }
 
-/* n_min <= tau - dur, i.e. num >= (n_min + dur) * den, without overflow */
+/* n_min <= tau - dur, i.e. num >= (n_min + dur) * den, and every value
+ * vmi_pacer_next() forms (s < num + den, (n_max + n_min) * den) below 2^62 */
 static VmiPaceError
-check_tau (guint32 n_min, guint32 dur, guint64 num, guint64 den)
+check_tau (const VmiPacer * p, guint64 num, guint64 den)
 {
   unsigned __int128 need;
 
   if (!den || !num)
     return VMI_PACE_ERR_INVALID;
-  if (num >= RAT_LIMIT || den >= RAT_LIMIT / 4)
+  if (num >= RAT_LIMIT || den >= RAT_LIMIT
+      || (unsigned __int128) ((guint64) p->n_max + p->n_min) * den >=
+      RAT_LIMIT)
     return VMI_PACE_ERR_OVERFLOW;
-  need = (unsigned __int128) ((guint64) n_min + dur) * den;
+  need = (unsigned __int128) ((guint64) p->n_min + p->dur) * den;
   if ((unsigned __int128) num < need)
     return VMI_PACE_ERR_RATE_TOO_HIGH;
   return VMI_PACE_OK;
@@ -124,7 +127,7 @@ vmi_pacer_init_free_running (VmiPacer * p, guint32 n_min, guint32 n_max,
   g = gcd64 (tau_num, tau_den);
   p->num = tau_num / g;
   p->den = tau_den / g;
-  if ((err = check_tau (n_min, dur, p->num, p->den)))
+  if ((err = check_tau (p, p->num, p->den)))
     goto fail;
   return VMI_PACE_OK;
 
@@ -190,7 +193,7 @@ update_tau (VmiPacer * p)
     span /= g;
     count /= g;
   }
-  if ((err = check_tau (p->n_min, p->dur, span, count))) {
+  if ((err = check_tau (p, span, count))) {
     p->error = err;
     return TRUE;
   }

@@ -73,6 +73,10 @@ vmi_timing_windows (const double *t, gsize n, guint * n_windows)
   *n_windows = 0;
   if (n < 1)
     return NULL;
+  /* absurd capture clocks (a 1970 timestamp next to today's) must not
+   * make us allocate gigabytes: report no windows beyond ~4 months */
+  if ((t[n - 1] - t[0]) / 1e9 > 1e7)
+    return NULL;
   nw = (guint) floor ((t[n - 1] - t[0]) / 1e9);
   c = g_new0 (guint64, MAX (nw, 1));
   for (i = 0; i < n; i++) {
@@ -168,6 +172,9 @@ vmi_timing_analyze (const double *t, gsize n, double rate_hz,
     f = rate_hz;
   } else {
     f = vmi_timing_rate_ls (t, n);
+    /* a capture whose clock stepped backwards can defeat the fit */
+    if (!(f > 0) || !isfinite (f))
+      f = rep->rate_mean_hz;
     rep->rate_estimated = TRUE;
   }
   rep->rate_hz = f;
@@ -223,6 +230,47 @@ vmi_timing_analyze (const double *t, gsize n, double rate_hz,
   rep->cinst_max = cinst_max (t, n, f);
   rep->vrx_max = vrx_max (t, n, f);
   vmi_timing_limits (f, &rep->limits);
+  return TRUE;
+}
+
+gboolean
+vmi_timing_fc_bounds (const double *t, gsize n, double f, double W,
+    guint nw, double *a_w, double *c_w)
+{
+  guint64 kmax, k, *fb;
+  gsize i = 0;
+  double T = 1e9 / f, prev = 0, emin = INFINITY, emax = -INFINITY, amax = 0;
+
+  if (n < 2 || f <= 0 || W <= 0 || nw == 0)
+    return FALSE;
+  kmax = (guint64) floor ((t[n - 1] - t[0]) / W);
+  if (kmax < nw || kmax > 100000000)
+    return FALSE;
+  /* F_b(kW): arrivals at or before kW (tolerance for kW computed in
+   * floating point landing a hair before an arrival) */
+  fb = g_new (guint64, kmax + 1);
+  for (k = 0; k <= kmax; k++) {
+    double u = (double) k * W + 1e-6;
+    while (i < n && t[i] - t[0] <= u)
+      i++;
+    fb[k] = i;
+  }
+  for (k = nw - 1; k <= kmax; k++) {
+    double fr = 0, e;
+    guint l;
+    for (l = 0; l < nw; l++)
+      fr += (double) fb[k - l];
+    fr /= nw;
+    e = T * fr - (double) k * W;
+    emin = MIN (emin, e);
+    emax = MAX (emax, e);
+    if (k > nw - 1)
+      amax = MAX (amax, fabs (T * (fr - prev) - W));
+    prev = fr;
+  }
+  g_free (fb);
+  *a_w = amax;
+  *c_w = (emax - emin) / 2;
   return TRUE;
 }
 

@@ -95,6 +95,18 @@ void vmi_timing_occupancy (const double *t_ns, gsize n, double rate_hz,
  * (g_free it) and the number of windows in *n_windows. */
 guint64 *vmi_timing_windows (const double *t_ns, gsize n, guint * n_windows);
 
+/* ---- frequency-controller qualification (thesis 4.4.4, 4.6.3) ----
+ * From the arrival times t of a reference stream, the N_W-regularised
+ * controller F_r sampled every W:
+ *   A_W = max_k |T (F_r((k+1)W) - F_r(kW)) - W|
+ *   C_W = (max_k e_k - min_k e_k) / 2,  e_k = T F_r(kW) - kW
+ * (C_W with the best constant shift, the finite-trace form of the inf/sup).
+ * Property 5: J_ALT <= A_W + C_W + T^e; property 2 then gives the receiver
+ * buffer the controlled pacer needs: b > 2 f (A_W + C_W + T^e).
+ * FALSE when the trace holds fewer than N_W + 1 windows. */
+gboolean vmi_timing_fc_bounds (const double *t_ns, gsize n, double rate_hz,
+    double window_ns, guint n_windows, double *a_w_ns, double *c_w_ns);
+
 /* ---- RTP sequence tracking ---- */
 typedef struct
 {

@@ -127,7 +127,7 @@ struct _GstVmiSink
   GHashTable *memories;         /* id -> GstMemory (ref) sent to someone */
   gchar *caps_str;
   guint caps_gen;
-  guint8 msgbuf[VMI_PROTO_MAX_MSG];     /* render thread only */
+  guint8 *msgbuf;               /* VMI_PROTO_MAX_MSG bytes, under lock */
   guint8 rxbuf[VMI_PROTO_HEADER_SIZE + 64];     /* service thread only */
 
   /* copies, render thread only */
@@ -223,7 +223,7 @@ static gint
 vmi_sink_client_send (GstVmiSink * self, VmiSinkClient * c, const VmiMsg * m,
     int fd)
 {
-  gsize len = vmi_msg_pack (m, self->msgbuf, sizeof (self->msgbuf));
+  gsize len = vmi_msg_pack (m, self->msgbuf, VMI_PROTO_MAX_MSG);
 
   gssize r;
 
@@ -1001,6 +1001,7 @@ gst_vmi_sink_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_SOCKET_PATH:
       g_free (self->socket_path);
+  g_free (self->msgbuf);
       self->socket_path = g_value_dup_string (value);
       break;
     case PROP_PERMS:
@@ -1214,6 +1215,7 @@ gst_vmi_sink_init (GstVmiSink * self)
   self->release_timeout = DEFAULT_PROP_RELEASE_TIMEOUT;
   self->listen_fd = -1;
   self->wake[0] = self->wake[1] = -1;
+  self->msgbuf = g_malloc (VMI_PROTO_MAX_MSG);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   /* the last sample would pin one more pool frame for nothing */

@@ -115,7 +115,7 @@ struct _GstVmiSrc
   GstVideoInfo info;
   gboolean have_info;
   gboolean waiting_logged;
-  guint8 msgbuf[VMI_PROTO_MAX_MSG];
+  guint8 *msgbuf;               /* VMI_PROTO_MAX_MSG bytes */
 
   /* unlock */
   int wake[2];
@@ -497,7 +497,7 @@ gst_vmi_src_create (GstPushSrc * psrc, GstBuffer ** out)
     if (w == 0)
       continue;
 
-    r = vmi_socket_recv (self->conn->fd, self->msgbuf, sizeof (self->msgbuf),
+    r = vmi_socket_recv (self->conn->fd, self->msgbuf, VMI_PROTO_MAX_MSG,
         &fd, TRUE);
     if (r == -EAGAIN || r == -EINTR)
       continue;
@@ -689,6 +689,7 @@ gst_vmi_src_set_property (GObject * object, guint prop_id,
     case PROP_SOCKET_PATH:
       GST_OBJECT_LOCK (self);
       g_free (self->socket_path);
+  g_free (self->msgbuf);
       self->socket_path = g_value_dup_string (value);
       GST_OBJECT_UNLOCK (self);
       break;
@@ -807,6 +808,7 @@ gst_vmi_src_init (GstVmiSrc * self)
 {
   self->socket_path = g_strdup (DEFAULT_PROP_SOCKET_PATH);
   self->is_live = DEFAULT_PROP_IS_LIVE;
+  self->msgbuf = g_malloc (VMI_PROTO_MAX_MSG);
   self->wake[0] = self->wake[1] = -1;
   gst_base_src_set_live (GST_BASE_SRC (self), DEFAULT_PROP_IS_LIVE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);

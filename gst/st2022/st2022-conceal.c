@@ -84,3 +84,29 @@ st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
   }
   return ST2022_OK;
 }
+
+int
+st2022_conceal_raster (const St2022Format * fmt, const guint32 * missing_map,
+    guint8 * raster, const guint8 * prev_raster)
+{
+  guint i;
+
+  if (fmt == NULL || missing_map == NULL || raster == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+
+  for (i = 0; i < fmt->datagrams_per_frame; i++) {
+    gsize off, len, k;
+
+    if (!(missing_map[i / 32] & (1u << (i % 32))))
+      continue;
+    off = (gsize) i * ST2022_PAYLOAD_SIZE;
+    len = MIN (ST2022_PAYLOAD_SIZE, fmt->frame_bytes - off);
+    if (prev_raster) {
+      memcpy (raster + off, prev_raster + off, len);
+    } else {
+      for (k = 0; k < len; k++)
+        raster[off + k] = uyvp_black[(off + k) % 5];
+    }
+  }
+  return ST2022_OK;
+}

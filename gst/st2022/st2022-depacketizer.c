@@ -30,6 +30,7 @@ typedef struct
   guint n_received;
   gboolean marker;
   guint64 first_arrival, last_arrival;
+  gint64 first_ext;             /* extended seq of the first datagram received */
 } Slot;
 
 struct _St2022Depacketizer
@@ -171,6 +172,10 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
     info.first_arrival_ns = s->first_arrival;
     info.last_arrival_ns = s->last_arrival;
     info.aborted = aborted;
+    info.has_vts = s->hdr.cf != 0;
+    if (info.has_vts)
+      info.vts = s->hdr.vts -
+          st2022_datagram_vts_offset ((guint) (s->first_ext - s->start));
 
     if (aborted) {
       d->stats.frames_aborted++;
@@ -267,7 +272,7 @@ resync (St2022Depacketizer * d)
 
 static Slot *
 new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
-    guint64 arrival_ns)
+    gint64 first_ext, guint64 arrival_ns)
 {
   Slot *s = NULL;
   const St2022Format *fmt = d->fmt;
@@ -298,6 +303,7 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
   s->k = k;
   s->start = d->anchor + k * d->n;
   s->hdr = *hdr;
+  s->first_ext = first_ext;
   s->n_received = 0;
   s->marker = FALSE;
   s->first_arrival = s->last_arrival = arrival_ns;
@@ -490,7 +496,7 @@ again:
     }
     /* a frame ahead of all pending ones (expire() above has given up the
      * older ones whose window has passed) */
-    s = new_slot (d, k, &h, arrival_ns);
+    s = new_slot (d, k, &h, ext, arrival_ns);
   }
 
   if (BIT_TEST (s->received, idx)) {

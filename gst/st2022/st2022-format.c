@@ -218,6 +218,8 @@ st2022_ln_words (guint line, guint16 * ln0, guint16 * ln1)
  * words of a channel then cost two independent lookups (slicing by 2). */
 guint32 st2022_crc_t0[1024];
 guint32 st2022_crc_t1[1024];
+guint32 st2022_crc_t2[1024];
+guint32 st2022_crc_t3[1024];
 
 static guint32
 crc_step_bits (guint32 crc, guint nbits)
@@ -239,6 +241,8 @@ st2022_crc_init_tables (void)
     for (i = 0; i < 1024; i++) {
       st2022_crc_t0[i] = crc_step_bits (i, 10);
       st2022_crc_t1[i] = crc_step_bits (i, 20);
+      st2022_crc_t2[i] = crc_step_bits (i, 30);
+      st2022_crc_t3[i] = crc_step_bits (i, 40);
     }
     g_once_init_leave (&once, 1);
   }

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 
 extern guint32 st2022_crc_t0[1024];
 extern guint32 st2022_crc_t1[1024];
+extern guint32 st2022_crc_t2[1024];
+extern guint32 st2022_crc_t3[1024];
 void st2022_crc_init_tables (void);
 
 /* one 10-bit word into an 18-bit reflected CRC register */
@@ -22,6 +24,13 @@ void st2022_crc_init_tables (void);
 #define ST2022_CRC_2WORDS(crc, w0, w1) \
   ({ guint32 _x = (crc) ^ (w0) ^ ((guint32) (w1) << 10); \
      st2022_crc_t1[_x & 0x3ff] ^ st2022_crc_t0[_x >> 10]; })
+
+/* four consecutive words of one channel: only the first two depend on the
+ * register, so the dependency chain is one lookup per four words */
+#define ST2022_CRC_4WORDS(crc, w0, w1, w2, w3) \
+  (st2022_crc_t3[((crc) ^ (w0)) & 0x3ff] ^ \
+   st2022_crc_t2[(((crc) >> 10) ^ (w1)) & 0x3ff] ^ \
+   st2022_crc_t1[(w2)] ^ st2022_crc_t0[(w3)])
 
 G_END_DECLS
 

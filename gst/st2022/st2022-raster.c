@@ -168,33 +168,75 @@ clip_word (guint x)
       x > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : x;
 }
 
+static inline guint64
+load_be40 (const guint8 * p)
+{
+  /* 8-byte load of which the top 5 bytes are the group; the caller
+   * guarantees 3 readable bytes past it */
+  guint64 v;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_BE (v) >> 24;
+}
+
+static inline void
+store_be40 (guint8 * p, guint64 v)
+{
+  /* writes 3 bytes past the group, which the caller rewrites later */
+  v = GUINT64_TO_BE (v << 24);
+  memcpy (p, &v, 8);
+}
+
+static inline void
+clip_group (guint8 * p, guint * w0, guint * w1, guint * w2, guint * w3)
+{
+  guint16 fixed[4];
+
+  fixed[0] = *w0 = clip_word (*w0);
+  fixed[1] = *w1 = clip_word (*w1);
+  fixed[2] = *w2 = clip_word (*w2);
+  fixed[3] = *w3 = clip_word (*w3);
+  st2022_pack_words (fixed, p, 4);
+}
+
 /* Copy one UYVP row into the raster's active region, clipping reserved
  * values and computing both channels' CRC.  The copy is a memcpy; the
- * check runs over the destination (now in cache) and only rewrites the
- * rare group holding an illegal value. */
+ * check runs over the destination (now in cache) two groups at a time and
+ * only rewrites the rare group holding an illegal value.  Reads up to 3
+ * bytes past the row: inside the raster, since the last line of every
+ * format is blanking. */
 static void
 active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
     guint32 * crc_c, guint32 * crc_y)
 {
   guint32 cc = 0, cy = 0;
-  guint8 *p, *end = dst + bytes;
+  guint8 *p = dst, *end = dst + bytes;
 
   memcpy (dst, src, bytes);
-  for (p = dst; p < end; p += 5) {
+  for (; p + 10 <= end; p += 10) {
+    guint64 a = load_be40 (p), b = load_be40 (p + 5);
+    guint w0 = (a >> 30) & 0x3ff, w1 = (a >> 20) & 0x3ff;
+    guint w2 = (a >> 10) & 0x3ff, w3 = a & 0x3ff;
+    guint w4 = (b >> 30) & 0x3ff, w5 = (b >> 20) & 0x3ff;
+    guint w6 = (b >> 10) & 0x3ff, w7 = b & 0x3ff;
+
+    if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
+            WORD_BAD (w3) | WORD_BAD (w4) | WORD_BAD (w5) | WORD_BAD (w6) |
+            WORD_BAD (w7))) {
+      clip_group (p, &w0, &w1, &w2, &w3);
+      clip_group (p + 5, &w4, &w5, &w6, &w7);
+    }
+    cc = ST2022_CRC_4WORDS (cc, w0, w2, w4, w6);
+    cy = ST2022_CRC_4WORDS (cy, w1, w3, w5, w7);
+  }
+  for (; p < end; p += 5) {
     guint w0 = p[0] << 2 | p[1] >> 6;
     guint w1 = (p[1] & 0x3f) << 4 | p[2] >> 4;
     guint w2 = (p[2] & 0x0f) << 6 | p[3] >> 2;
     guint w3 = (p[3] & 0x03) << 8 | p[4];
 
     if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
-            WORD_BAD (w3))) {
-      guint16 fixed[4];
-      fixed[0] = w0 = clip_word (w0);
-      fixed[1] = w1 = clip_word (w1);
-      fixed[2] = w2 = clip_word (w2);
-      fixed[3] = w3 = clip_word (w3);
-      st2022_pack_words (fixed, p, 4);
-    }
+            WORD_BAD (w3)))
+      clip_group (p, &w0, &w1, &w2, &w3);
     cc = ST2022_CRC_2WORDS (cc, w0, w2);
     cy = ST2022_CRC_2WORDS (cy, w1, w3);
   }
@@ -252,26 +294,63 @@ v210_pack_row (const guint16 * c, guint n, guint8 * dst, gsize row_bytes)
     memset (p, 0, row_bytes - (p - dst));
 }
 
+static inline guint
+clip_fast (guint x)
+{
+  /* branchless: compiles to two cmovs */
+  x = x < ST2022_SAMPLE_MIN ? ST2022_SAMPLE_MIN : x;
+  return x > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : x;
+}
+
+/* One v210 row into the raster's active region: whole 6-pixel blocks (16
+ * bytes → 12 words → 15 bytes) straight, the partial block through the
+ * generic unpacker.  Writes up to 3 bytes past the row (see store_be40):
+ * the next line's template copy comes after and restores them. */
 static void
 active_from_v210 (St2022RasterWriter * w, guint8 * dst, const guint8 * src,
     guint32 * crc_c, guint32 * crc_y)
 {
-  guint n = w->fmt->width * 2, i;
-  guint16 *c = w->comps;
+  guint n = w->fmt->width * 2, i = 0;
+  guint blocks = w->fmt->width / 6, bl;
   guint32 cc = 0, cy = 0;
 
-  v210_unpack_row (src, c, n);
-  for (i = 0; i < n; i += 4) {
-    guint w0 = clip_word (c[i]), w1 = clip_word (c[i + 1]);
-    guint w2 = clip_word (c[i + 2]), w3 = clip_word (c[i + 3]);
-    dst[0] = (guint8) (w0 >> 2);
-    dst[1] = (guint8) ((w0 & 3) << 6 | w1 >> 4);
-    dst[2] = (guint8) ((w1 & 0xf) << 4 | w2 >> 6);
-    dst[3] = (guint8) ((w2 & 0x3f) << 2 | w3 >> 8);
-    dst[4] = (guint8) (w3 & 0xff);
-    dst += 5;
-    cc = ST2022_CRC_2WORDS (cc, w0, w2);
-    cy = ST2022_CRC_2WORDS (cy, w1, w3);
+  for (bl = 0; bl < blocks; bl++, src += 16, dst += 15) {
+    guint32 v0 = get_le32 (src), v1 = get_le32 (src + 4);
+    guint32 v2 = get_le32 (src + 8), v3 = get_le32 (src + 12);
+    guint c0 = clip_fast (v0 & 0x3ff), c1 = clip_fast ((v0 >> 10) & 0x3ff);
+    guint c2 = clip_fast ((v0 >> 20) & 0x3ff), c3 = clip_fast (v1 & 0x3ff);
+    guint c4 = clip_fast ((v1 >> 10) & 0x3ff);
+    guint c5 = clip_fast ((v1 >> 20) & 0x3ff), c6 = clip_fast (v2 & 0x3ff);
+    guint c7 = clip_fast ((v2 >> 10) & 0x3ff);
+    guint c8 = clip_fast ((v2 >> 20) & 0x3ff), c9 = clip_fast (v3 & 0x3ff);
+    guint c10 = clip_fast ((v3 >> 10) & 0x3ff);
+    guint c11 = clip_fast ((v3 >> 20) & 0x3ff);
+
+    store_be40 (dst, (guint64) c0 << 30 | (guint64) c1 << 20 | c2 << 10 | c3);
+    store_be40 (dst + 5, (guint64) c4 << 30 | (guint64) c5 << 20 | c6 << 10 |
+        c7);
+    store_be40 (dst + 10, (guint64) c8 << 30 | (guint64) c9 << 20 |
+        c10 << 10 | c11);
+    cc = ST2022_CRC_4WORDS (cc, c0, c2, c4, c6);
+    cc = ST2022_CRC_2WORDS (cc, c8, c10);
+    cy = ST2022_CRC_4WORDS (cy, c1, c3, c5, c7);
+    cy = ST2022_CRC_2WORDS (cy, c9, c11);
+  }
+  i = blocks * 12;
+  if (i < n) {
+    guint16 *c = w->comps;
+    v210_unpack_row (src, c, n - i);
+    for (bl = 0; bl < n - i; bl += 4, dst += 5) {
+      guint w0 = clip_word (c[bl]), w1 = clip_word (c[bl + 1]);
+      guint w2 = clip_word (c[bl + 2]), w3 = clip_word (c[bl + 3]);
+      dst[0] = (guint8) (w0 >> 2);
+      dst[1] = (guint8) ((w0 & 3) << 6 | w1 >> 4);
+      dst[2] = (guint8) ((w1 & 0xf) << 4 | w2 >> 6);
+      dst[3] = (guint8) ((w2 & 0x3f) << 2 | w3 >> 8);
+      dst[4] = (guint8) (w3 & 0xff);
+      cc = ST2022_CRC_2WORDS (cc, w0, w2);
+      cy = ST2022_CRC_2WORDS (cy, w1, w3);
+    }
   }
   *crc_c = cc;
   *crc_y = cy;

@@ -382,7 +382,11 @@ int st2022_packetizer_next (St2022Packetizer * p, St2022Datagram * out,
     guint max);
 /* Datagrams of the current frame not yet returned by _next() */
 guint st2022_packetizer_remaining (St2022Packetizer * p);
-/* Next sequence number / FRCount / frame-start video timestamp */
+/* Sequence number of the next datagram; FRCount and frame-start video
+ * timestamp of the current frame (before the first frame: the initial
+ * values).  A sender re-creating the packetizer on a caps change passes
+ * get_seq(), get_frcount()+1 and get_vts()+vts_increment of the old one
+ * as the new initial values to keep the stream continuous. */
 guint16 st2022_packetizer_get_seq (St2022Packetizer * p);
 guint8 st2022_packetizer_get_frcount (St2022Packetizer * p);
 guint32 st2022_packetizer_get_vts (St2022Packetizer * p);
@@ -439,6 +443,11 @@ typedef struct
    * wrong: the target holds misplaced data.  Drop it (do not conceal and
    * push it); it is counted in frames_aborted, not in frames. */
   gboolean aborted;
+  /* video timestamp of the frame start (datagram 0), derived from the
+   * first datagram received (its vts minus its offset); valid if has_vts
+   * (CF != 0) */
+  gboolean has_vts;
+  guint32 vts;
 } St2022FrameInfo;
 
 typedef struct
@@ -536,6 +545,13 @@ int st2022_datagram_spans (const St2022Format * fmt, guint index,
  * %NULL, write black (C=0x200, Y=0x040, byte phase kept). */
 int st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
     guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride);
+
+/* Same for a full raster (raster target): the missing datagrams' bytes
+ * are copied from @prev_raster or, when it is %NULL, filled with the UYVP
+ * black pattern (lines start on 5-byte groups, so the phase is the raster
+ * offset; blanking/TRS words become black too, which no reader needs). */
+int st2022_conceal_raster (const St2022Format * fmt,
+    const guint32 * missing_map, guint8 * raster, const guint8 * prev_raster);
 
 G_END_DECLS
 

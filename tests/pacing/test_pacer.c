@@ -67,6 +67,11 @@ GST_START_TEST (test_preconditions)
   fail_unless_equals_int (vmi_pacer_init_free_running (&p, 84, 1538, DUR,
           (DUR + 84) * 7 - 1, 7), VMI_PACE_ERR_RATE_TOO_HIGH);
 
+  /* a rational too fine for 62-bit state arithmetic is refused up front */
+  fail_unless_equals_int (vmi_pacer_init_free_running (&p, 84, 1538, DUR,
+          G_GUINT64_CONSTANT (1) << 61, (G_GUINT64_CONSTANT (1) << 60) - 1),
+      VMI_PACE_ERR_OVERFLOW);
+
   /* controlled: a reference faster than the line allows stops the pacer
    * at its first update, with the error, not an assert */
   ctl = vmi_freq_ctl_new (2, 64);
@@ -294,6 +299,8 @@ run_controlled (double ppm, double jitter_ns, guint n_w, guint32 seed,
         fail ("pacer error %s", vmi_pace_error_string (vmi_pacer_error (&p)));
     }
   }
+  /* y_now is the wire position (the corrected line 25 keeps it so) */
+  fail_unless_equals_int64 (vmi_pacer_position (&p), (gint64) w.pos);
   fail_unless (p.updates >= 8);
   /* the rate the pacer settled on, against the reference's */
   *ppm_err = (vmi_timing_rate_ls (t + skip, npk - skip) / f_ref - 1.0) * 1e6;
@@ -477,6 +484,22 @@ GST_START_TEST (test_analysis_known)
     fail_unless (fabs (r.pit_max_ns - (B * T - (B - 1) * 10.0)) < 1e-6);
     fail_unless (r.cinst_max > r.limits.cmax_narrow);
     fail_unless (r.cinst_max <= r.limits.cmax_wide);
+  }
+
+  /* controller qualification: periodic reference, W = 100.5 T. N_W = 1:
+   * counts alternate 100/101 -> A_W = T/2; e_k in {T/2, T} -> C_W = T/4.
+   * N_W = 2 averages them away: A_W = C_W = 0. */
+  {
+    double a, c;
+    for (i = 0; i < n; i++)
+      t[i] = i * T;
+    fail_unless (vmi_timing_fc_bounds (t, n, 1e9 / T, 100.5 * T, 1, &a, &c));
+    fail_unless (fabs (a - T / 2) < 1e-6, "A_W %g", a);
+    fail_unless (fabs (c - T / 4) < 1e-6, "C_W %g", c);
+    fail_unless (vmi_timing_fc_bounds (t, n, 1e9 / T, 100.5 * T, 2, &a, &c));
+    fail_unless (a < 1e-6 && c < 1e-6, "A_W %g C_W %g", a, c);
+    /* a trace shorter than N_W + 1 windows cannot qualify anything */
+    fail_if (vmi_timing_fc_bounds (t, 150, 1e9 / T, 100.5 * T, 2, &a, &c));
   }
 
   /* percentiles: PITs 1..1000 ns -> nearest rank */

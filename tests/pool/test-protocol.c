@@ -8,6 +8,7 @@
  */
 
 #include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,7 +116,8 @@ GST_START_TEST (test_pack_rejects_invalid)
   VmiMsg m = make_frame (0);
 
   fail_unless_equals_int (vmi_msg_pack (&m, buf, sizeof (buf)), 0);
-  m = make_frame (VMI_PROTO_MAX_MEMS + 1);
+  m = make_frame (VMI_PROTO_MAX_MEMS);
+  m.u.frame.n_mems = VMI_PROTO_MAX_MEMS + 1;
   fail_unless_equals_int (vmi_msg_pack (&m, buf, sizeof (buf)), 0);
   m = make_frame (1);
   m.u.frame.n_planes = VMI_PROTO_MAX_PLANES + 1;

@@ -1,0 +1,254 @@
+/* gst-vmi: micro-benchmark of the ST 2022-6 codec core
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One 1080i59.94 frame (4497 datagrams).  Each figure is the median of
+ * several repetitions, printed next to its baseline measured in the same
+ * run: a plain memcpy of the same 1376-byte payloads.
+ *
+ * Usage: bench_st2022_codec [repetitions] (default 15)
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "st2022.h"
+
+static guint64
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static guint64
+median (guint64 * v, guint n)
+{
+  qsort (v, n, sizeof (*v), cmp_u64);
+  return v[n / 2];
+}
+
+typedef struct
+{
+  guint8 *data;
+  gsize size;
+  gsize stride;
+  St2022TargetType type;
+} Bench;
+
+static gboolean
+b_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
+    St2022Target * t)
+{
+  Bench *b = user;
+  t->type = b->type;
+  t->data = b->data;
+  t->size = b->size;
+  t->stride = b->stride;
+  return TRUE;
+}
+
+static void
+b_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
+{
+  if (!info->complete)
+    fprintf (stderr, "unexpected incomplete frame\n");
+}
+
+/* keeps the compiler from dropping the baseline copies */
+volatile guint8 sink_byte;
+
+int
+main (int argc, char **argv)
+{
+  const St2022Format *f = st2022_format_from_name ("1080i59.94");
+  guint reps = argc > 1 ? (guint) atoi (argv[1]) : 15;
+  guint N = f->datagrams_per_frame, r, i;
+  gsize ustride = f->active_bytes, vstride;
+  guint8 *uyvp, *v210, *raster, *raster2, *dgs, *target;
+  St2022RasterWriter *w;
+  St2022Packetizer *p;
+  St2022Datagram batch[64];
+  guint64 *t_wu, *t_wv, *t_pk, *t_mc, *t_dr, *t_du, *t_rd;
+  guint64 sum = 0;
+  GRand *g;
+
+  if (reps < 1)
+    reps = 1;
+  vstride = st2022_picture_min_stride (f, ST2022_PIXEL_V210);
+  uyvp = g_malloc (ustride * f->height);
+  v210 = g_malloc (vstride * f->height);
+  raster = g_malloc (f->frame_bytes);
+  raster2 = g_malloc (f->frame_bytes);
+  target = g_malloc (f->frame_bytes);
+  dgs = g_malloc ((gsize) N * 2 * ST2022_DATAGRAM_SIZE);
+  t_wu = g_new (guint64, reps);
+  t_wv = g_new (guint64, reps);
+  t_pk = g_new (guint64, reps);
+  t_mc = g_new (guint64, reps);
+  t_dr = g_new (guint64, reps);
+  t_du = g_new (guint64, reps);
+  t_rd = g_new (guint64, reps);
+
+  /* legal random samples (4..1019), like real video: illegal values are
+   * rare and take the slow clip path */
+  g = g_rand_new_with_seed (1);
+  for (i = 0; i < f->height; i++) {
+    guint16 words[3840];
+    guint k;
+    for (k = 0; k < f->width * 2; k++)
+      words[k] = g_rand_int_range (g, 4, 1020);
+    st2022_pack_words (words, uyvp + i * ustride, f->width * 2);
+  }
+  g_rand_free (g);
+
+  w = st2022_raster_writer_new (f);
+  st2022_raster_writer_write (w, raster, f->frame_bytes, ST2022_PIXEL_UYVP,
+      uyvp, ustride);
+  st2022_raster_read (f, raster, f->frame_bytes, ST2022_PIXEL_V210, v210,
+      vstride);
+
+  /* two frames of datagrams for the depacketizer runs */
+  p = st2022_packetizer_new (f, NULL);
+  for (r = 0; r < 2; r++) {
+    guint n = 0;
+    int got;
+    st2022_packetizer_begin_frame (p, raster, f->frame_bytes,
+        r * f->rtp_ts_increment);
+    while ((got = st2022_packetizer_next (p, batch, 64)) > 0) {
+      int k;
+      for (k = 0; k < got; k++, n++) {
+        guint8 *d = dgs + ((gsize) r * N + n) * ST2022_DATAGRAM_SIZE;
+        memcpy (d, batch[k].header, batch[k].header_len);
+        memcpy (d + batch[k].header_len, batch[k].payload, 1376);
+      }
+    }
+  }
+
+  for (r = 0; r < reps; r++) {
+    guint64 t0;
+    Bench b;
+    St2022DepacketizerCallbacks cb = { b_begin, b_end, NULL };
+    St2022Depacketizer *d;
+    guint fr;
+
+    /* raster build */
+    t0 = now_ns ();
+    st2022_raster_writer_write (w, raster2, f->frame_bytes,
+        ST2022_PIXEL_UYVP, uyvp, ustride);
+    t_wu[r] = now_ns () - t0;
+    t0 = now_ns ();
+    st2022_raster_writer_write (w, raster2, f->frame_bytes,
+        ST2022_PIXEL_V210, v210, vstride);
+    t_wv[r] = now_ns () - t0;
+
+    /* packetize: headers + iovec pointers for the whole frame */
+    t0 = now_ns ();
+    st2022_packetizer_begin_frame (p, raster, f->frame_bytes, r);
+    while (st2022_packetizer_next (p, batch, 64) > 0)
+      sum += batch[0].header[3];
+    t_pk[r] = now_ns () - t0;
+
+    /* baseline: memcpy each datagram's 1376 payload bytes into a frame */
+    t0 = now_ns ();
+    for (i = 0; i < N; i++)
+      memcpy (target + (gsize) i * 1376, dgs + (gsize) i *
+          ST2022_DATAGRAM_SIZE + 24, i == N - 1 ? f->last_payload_bytes :
+          1376);
+    t_mc[r] = now_ns () - t0;
+    sink_byte = target[r];
+
+    /* depacketize into a raster; the first frame syncs, the second is
+     * timed */
+    b.type = ST2022_TARGET_RASTER;
+    b.data = target;
+    b.size = f->frame_bytes;
+    b.stride = 0;
+    d = st2022_depacketizer_new (&cb, &b);
+    for (fr = 0; fr < 2; fr++) {
+      const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
+      if (fr == 1)
+        t0 = now_ns ();
+      for (i = 0; i < N; i++)
+        st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
+            ST2022_DATAGRAM_SIZE, 0);
+    }
+    t_dr[r] = now_ns () - t0;
+    st2022_depacketizer_free (d);
+
+    /* depacketize into a UYVP picture */
+    b.type = ST2022_TARGET_UYVP;
+    b.size = ustride * f->height;
+    b.stride = ustride;
+    d = st2022_depacketizer_new (&cb, &b);
+    for (fr = 0; fr < 2; fr++) {
+      const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
+      if (fr == 1)
+        t0 = now_ns ();
+      for (i = 0; i < N; i++)
+        st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
+            ST2022_DATAGRAM_SIZE, 0);
+    }
+    t_du[r] = now_ns () - t0;
+    st2022_depacketizer_free (d);
+
+    /* raster → UYVP picture (reader) */
+    t0 = now_ns ();
+    st2022_raster_read (f, raster, f->frame_bytes, ST2022_PIXEL_UYVP, target,
+        ustride);
+    t_rd[r] = now_ns () - t0;
+  }
+
+  {
+    double mc = (double) median (t_mc, reps) / N;
+    double pk = (double) median (t_pk, reps) / N;
+    double dr = (double) median (t_dr, reps) / N;
+    double du = (double) median (t_du, reps) / N;
+
+    printf ("st2022-codec: 1080i59.94, %u datagrams/frame, median of %u "
+        "runs\n", N, reps);
+    printf ("  raster build (writer) UYVP    %8.3f ms/frame  (%.1f%% of a "
+        "33.37 ms frame period)\n", median (t_wu, reps) / 1e6,
+        median (t_wu, reps) / 1e6 / 33.3667 * 100);
+    printf ("  raster build (writer) v210    %8.3f ms/frame\n",
+        median (t_wv, reps) / 1e6);
+    printf ("  raster read UYVP              %8.3f ms/frame\n",
+        median (t_rd, reps) / 1e6);
+    printf ("  baseline memcpy 1376 B        %8.1f ns/datagram\n", mc);
+    printf ("  packetize (hdr+iovec)         %8.1f ns/datagram  %5.2fx "
+        "memcpy\n", pk, pk / mc);
+    printf ("  depacketize -> raster         %8.1f ns/datagram  %5.2fx "
+        "memcpy\n", dr, dr / mc);
+    printf ("  depacketize -> UYVP picture   %8.1f ns/datagram  %5.2fx "
+        "memcpy\n", du, du / mc);
+  }
+  if (sum == 42)
+    printf (" \n");
+
+  st2022_packetizer_free (p);
+  st2022_raster_writer_free (w);
+  g_free (uyvp);
+  g_free (v210);
+  g_free (raster);
+  g_free (raster2);
+  g_free (target);
+  g_free (dgs);
+  g_free (t_wu);
+  g_free (t_wv);
+  g_free (t_pk);
+  g_free (t_mc);
+  g_free (t_dr);
+  g_free (t_du);
+  g_free (t_rd);
+  return 0;
+}

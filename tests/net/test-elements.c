@@ -1,0 +1,816 @@
+/* gst-vmi tests: st2022sink -> st2022src on real sockets: bit-exact round
+ * trips, a lossy relay with exact counters, multicast (and SSM) across
+ * network namespaces, negotiation and configuration errors, state cycles. */
+
+#include "net-common.h"
+
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include "../../gst/net/gstst2022meta.h"
+
+/* the meta lives in the plugin: look its API up by name */
+static GstSt2022Meta *
+get_meta (GstBuffer * buf)
+{
+  GType api = g_type_from_name ("GstSt2022MetaAPI");
+
+  fail_unless (api != 0);
+  return (GstSt2022Meta *) gst_buffer_get_meta (buf, api);
+}
+
+typedef struct
+{
+  GstElement *pipeline, *appsrc;
+  GstVideoInfo info;
+  const RefFormat *f;
+} Sender;
+
+static void
+sender_start (Sender * s, const RefFormat * f, const gchar * format,
+    const gchar * props)
+{
+  GstCaps *caps = net_format_caps (f, format, FALSE);
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 %s", props);
+
+  s->f = f;
+  fail_unless (gst_video_info_from_caps (&s->info, caps));
+  s->pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (s->pipeline != NULL);
+  s->appsrc = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+  g_object_set (s->appsrc, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  fail_unless (gst_element_set_state (s->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+sender_push (Sender * s, guint k, const guint8 * uyvp)
+{
+  GstBuffer *buf = net_make_buffer (&s->info, s->f, uyvp);
+
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * s->f->fps_d,
+      s->f->fps_n);
+  fail_unless (gst_app_src_push_buffer (GST_APP_SRC (s->appsrc), buf) ==
+      GST_FLOW_OK);
+}
+
+static GstStructure *
+sender_finish (Sender * s)
+{
+  GstStructure *stats;
+
+  gst_app_src_end_of_stream (GST_APP_SRC (s->appsrc));
+  stats = net_run_until_eos (s->pipeline, "sink", 60);
+  gst_element_set_state (s->pipeline, GST_STATE_NULL);
+  gst_object_unref (s->appsrc);
+  gst_object_unref (s->pipeline);
+  return stats;
+}
+
+typedef struct
+{
+  GstElement *pipeline, *sink;
+  GMutex lock;
+  GPtrArray *samples;
+} Receiver;
+
+static GstFlowReturn
+on_new_sample (GstAppSink * sink, gpointer user_data)
+{
+  Receiver *r = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+
+  g_mutex_lock (&r->lock);
+  g_ptr_array_add (r->samples, s);
+  g_mutex_unlock (&r->lock);
+  return GST_FLOW_OK;
+}
+
+static void
+receiver_start (Receiver * r, const gchar * props, guint frames,
+    const gchar * format)
+{
+  gchar *desc = g_strdup_printf ("st2022src name=src num-buffers=%u "
+      "stats-interval=0 %s ! video/x-raw,format=%s ! appsink name=sink "
+      "sync=false", frames, props, format);
+  GstAppSinkCallbacks cb = { NULL, NULL, on_new_sample };
+
+  r->pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (r->pipeline != NULL);
+  r->sink = gst_bin_get_by_name (GST_BIN (r->pipeline), "sink");
+  g_mutex_init (&r->lock);
+  r->samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  gst_app_sink_set_callbacks (GST_APP_SINK (r->sink), &cb, r, NULL);
+  fail_unless (gst_element_set_state (r->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static GstStructure *
+receiver_finish (Receiver * r)
+{
+  GstStructure *stats = net_run_until_eos (r->pipeline, "src", 60);
+
+  gst_element_set_state (r->pipeline, GST_STATE_NULL);
+  return stats;
+}
+
+static void
+receiver_clear (Receiver * r)
+{
+  g_ptr_array_unref (r->samples);
+  g_mutex_clear (&r->lock);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->pipeline);
+}
+
+static guint8 **
+make_pictures (const RefFormat * f, guint n, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 **p = g_new (guint8 *, n);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    p[i] = g_malloc (f->width * 5 / 2 * f->height);
+    ref_random_uyvp (f, rand, p[i], f->width * 5 / 2);
+  }
+  g_rand_free (rand);
+  return p;
+}
+
+static void
+free_pictures (guint8 ** p, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_free (p[i]);
+  g_free (p);
+}
+
+/* Every output frame equals the input frame its FRCount names. */
+static void
+check_outputs (Receiver * r, const RefFormat * f, guint8 ** pics,
+    guint n_pics, guint expect, gboolean allow_corrupted)
+{
+  guint i;
+  guint8 fr0 = 0;
+
+  fail_unless_equals_int (r->samples->len, expect);
+  for (i = 0; i < r->samples->len; i++) {
+    GstSample *s = r->samples->pdata[i];
+    GstBuffer *buf = gst_sample_get_buffer (s);
+    GstSt2022Meta *m = get_meta (buf);
+    guint8 *got;
+    guint k;
+
+    fail_unless (m != NULL);
+    if (i == 0)
+      fr0 = m->frcount;
+    k = (guint8) (m->frcount - fr0);
+    /* the sender starts at a random FRCount: the first output is frame 0
+     * (the receiver runs first) */
+    fail_unless_equals_int (k, i);
+    fail_unless (k < n_pics);
+    if (!allow_corrupted)
+      fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+    if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED))
+      continue;
+    got = net_buffer_to_uyvp (buf, gst_sample_get_caps (s), f);
+    fail_unless (memcmp (got, pics[k], f->width * 5 / 2 * f->height) == 0,
+        "%s: frame %u differs", f->name, k);
+    g_free (got);
+  }
+}
+
+static void
+round_trip (const RefFormat * f, const gchar * in_format,
+    const gchar * out_format)
+{
+  const guint N = 4;
+  guint16 port = net_test_port ();
+  guint8 **pics = make_pictures (f, N, port);
+  gchar *props = g_strdup_printf ("port=%u", port);
+  GstStructure *sstats, *rstats;
+  Receiver r;
+  Sender s;
+  guint k;
+
+  receiver_start (&r, props, N, out_format);
+  sender_start (&s, f, in_format, props);
+  for (k = 0; k < N; k++)
+    sender_push (&s, k, pics[k]);
+  sstats = sender_finish (&s);
+  rstats = receiver_finish (&r);
+
+  check_outputs (&r, f, pics, N, N, FALSE);
+  fail_unless_equals_uint64 (net_stat (sstats, "frames"), N);
+  fail_unless_equals_uint64 (net_stat (rstats, "frames"), N);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets"),
+      net_stat (sstats, "packets"));
+  fail_unless_equals_uint64 (net_stat (rstats, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (rstats, "frames-corrupted"), 0);
+
+  gst_structure_free (sstats);
+  gst_structure_free (rstats);
+  receiver_clear (&r);
+  free_pictures (pics, N);
+  g_free (props);
+}
+
+GST_START_TEST (test_round_trip_1080i5994)
+{
+  round_trip (&ref_1080i5994, "UYVP", "UYVP");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_round_trip_1080i50_v210)
+{
+  round_trip (&ref_1080i50, "v210", "v210");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_round_trip_720p5994_mixed)
+{
+  round_trip (&ref_720p5994, "UYVP", "v210");
+  round_trip (&ref_720p5994, "v210", "UYVP");
+}
+
+GST_END_TEST;
+
+/* --- a lossy relay between the two elements ------------------------------ */
+
+typedef struct
+{
+  guint16 in_port, out_port;
+  volatile gint stop;
+  guint n;                      /* datagrams per frame */
+  guint dropped, duplicated, reordered, garbage;
+  guint frames_hit;             /* frames with a dropped datagram */
+  GThread *thread;
+} Relay;
+
+static gpointer
+relay_thread (gpointer data)
+{
+  Relay *r = data;
+  int in = ref_udp_bind ("127.0.0.1", r->in_port), out = ref_udp_sender ();
+  guint8 buf[2048], held[2048], junk[1400];
+  gssize held_len = -1;
+  guint64 g = 0;
+  gint64 last_frame_hit = -1;
+
+  memset (junk, 0x5a, sizeof (junk));
+  while (!g_atomic_int_get (&r->stop)) {
+    struct pollfd pfd = { in, POLLIN, 0 };
+    gssize len;
+    guint idx;
+
+    if (poll (&pfd, 1, 50) <= 0)
+      continue;
+    len = recv (in, buf, sizeof (buf), 0);
+    if (len <= 0)
+      continue;
+    idx = g % r->n;
+    /* frames 1..: frame 0 lets the receiver lock on untouched */
+    if (g >= r->n && g % 997 == 500) {
+      r->dropped++;
+      if ((gint64) (g / r->n) != last_frame_hit) {
+        r->frames_hit++;
+        last_frame_hit = g / r->n;
+      }
+    } else if (g >= r->n && g % 1511 == 700) {
+      /* held back, sent after the next one: one datagram reordered */
+      memcpy (held, buf, len);
+      held_len = len;
+    } else {
+      ref_udp_sendto (out, "127.0.0.1", r->out_port, buf, len);
+      if (held_len >= 0) {
+        ref_udp_sendto (out, "127.0.0.1", r->out_port, held, held_len);
+        held_len = -1;
+        r->reordered++;
+      }
+      if (g >= r->n && g % 1201 == 100 && idx != r->n - 1) {
+        ref_udp_sendto (out, "127.0.0.1", r->out_port, buf, len);
+        r->duplicated++;
+      }
+      if (g >= r->n && g % 2003 == 3) {
+        ref_udp_sendto (out, "127.0.0.1", r->out_port, junk, 1 + g % 1400);
+        r->garbage++;
+      }
+    }
+    g++;
+  }
+  close (in);
+  close (out);
+  return NULL;
+}
+
+GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
+{
+  const RefFormat *f = &ref_720p5994;
+  const guint N = 8;
+  guint8 **pics = make_pictures (f, N, 3);
+  guint16 sport = net_test_port (), rport = net_test_port ();
+  gchar *sprops = g_strdup_printf ("port=%u", sport);
+  gchar *rprops = g_strdup_printf ("port=%u", rport);
+  GstStructure *sstats, *rstats;
+  Receiver r;
+  Sender s;
+  Relay relay = { 0 };
+  guint k;
+
+  relay.in_port = sport;
+  relay.out_port = rport;
+  relay.n = ref_datagrams (f);
+  receiver_start (&r, rprops, N, "UYVP");
+  relay.thread = g_thread_new ("relay", relay_thread, &relay);
+  g_usleep (100000);
+  sender_start (&s, f, "UYVP", sprops);
+  for (k = 0; k < N; k++)
+    sender_push (&s, k, pics[k]);
+  sstats = sender_finish (&s);
+  rstats = receiver_finish (&r);
+  g_atomic_int_set (&relay.stop, 1);
+  g_thread_join (relay.thread);
+
+  GST_INFO ("relay: dropped %u duplicated %u reordered %u garbage %u",
+      relay.dropped, relay.duplicated, relay.reordered, relay.garbage);
+  fail_unless (relay.dropped > 0 && relay.duplicated > 0
+      && relay.reordered > 0 && relay.garbage > 0);
+  check_outputs (&r, f, pics, N, N, TRUE);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets-lost"),
+      relay.dropped);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets-duplicate"),
+      relay.duplicated);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets-reordered"),
+      relay.reordered);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets-invalid"),
+      relay.garbage);
+  fail_unless_equals_uint64 (net_stat (rstats, "frames-corrupted"),
+      relay.frames_hit);
+  fail_unless_equals_uint64 (net_stat (rstats, "frames"), N);
+  fail_unless_equals_uint64 (net_stat (rstats, "packets"),
+      net_stat (sstats, "packets") - relay.dropped + relay.duplicated);
+  {
+    guint corrupted = 0;
+    for (k = 0; k < r.samples->len; k++)
+      corrupted += GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer
+          (r.samples->pdata[k]), GST_BUFFER_FLAG_CORRUPTED);
+    fail_unless_equals_int (corrupted, relay.frames_hit);
+  }
+
+  gst_structure_free (sstats);
+  gst_structure_free (rstats);
+  receiver_clear (&r);
+  free_pictures (pics, N);
+  g_free (sprops);
+  g_free (rprops);
+}
+
+GST_END_TEST;
+
+/* --- multicast in network namespaces ------------------------------------- */
+
+static gboolean
+sh (const gchar * cmd)
+{
+  gint status = -1;
+  gchar *out = NULL, *err = NULL;
+  gboolean ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
+      && g_spawn_check_wait_status (status, NULL);
+
+  if (!ok)
+    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
+  g_free (out);
+  g_free (err);
+  return ok;
+}
+
+static gchar ns_a[32], ns_b[32];
+static int ns_orig = -1;
+
+static gboolean
+netns_setup (void)
+{
+  gchar *cmds[16];
+  guint i, n = 0;
+  gboolean ok = TRUE;
+
+  g_snprintf (ns_a, sizeof (ns_a), "vmitxa%d", getpid ());
+  g_snprintf (ns_b, sizeof (ns_b), "vmitxb%d", getpid ());
+  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_a);
+  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_b);
+  cmds[n++] = g_strdup_printf ("ip link add vmia%d netns %s type veth peer "
+      "name vmib%d netns %s", getpid () % 10000, ns_a, getpid () % 10000,
+      ns_b);
+  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.1/24 dev vmia%d",
+      ns_a, getpid () % 10000);
+  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.2/24 dev vmib%d",
+      ns_b, getpid () % 10000);
+  cmds[n++] = g_strdup_printf ("ip -n %s link set vmia%d up", ns_a,
+      getpid () % 10000);
+  cmds[n++] = g_strdup_printf ("ip -n %s link set vmib%d up", ns_b,
+      getpid () % 10000);
+  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_a);
+  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_b);
+  for (i = 0; i < n; i++) {
+    if (ok)
+      ok = sh (cmds[i]);
+    g_free (cmds[i]);
+  }
+  return ok;
+}
+
+static void
+netns_teardown (void)
+{
+  gchar *cmd = g_strdup_printf ("ip netns del %s", ns_a);
+  sh (cmd);
+  g_free (cmd);
+  cmd = g_strdup_printf ("ip netns del %s", ns_b);
+  sh (cmd);
+  g_free (cmd);
+}
+
+/* Sockets are created by the thread that changes the state: entering a
+ * namespace on this thread puts the element's socket there. */
+static void
+enter_netns (const gchar * name)
+{
+  gchar *path = g_strdup_printf ("/var/run/netns/%s", name);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (ns_orig < 0)
+    ns_orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  fail_unless (fd >= 0, "cannot open %s", path);
+  fail_unless (setns (fd, CLONE_NEWNET) == 0, "setns: %s", g_strerror (errno));
+  close (fd);
+  g_free (path);
+}
+
+static void
+leave_netns (void)
+{
+  fail_unless (setns (ns_orig, CLONE_NEWNET) == 0);
+}
+
+static void
+multicast_case (const gchar * source, gboolean expect_frames)
+{
+  const RefFormat *f = &ref_720p5994;
+  const guint N = 3;
+  guint8 **pics = make_pictures (f, N, 11);
+  guint16 port = net_test_port ();
+  gchar *rprops, *sprops;
+  Receiver r;
+  Sender s;
+  GstStructure *sstats, *rstats = NULL;
+  guint k;
+
+  if (geteuid () != 0 || !netns_setup ()) {
+    g_print ("SKIP multicast: needs root and 'ip netns' (network namespaces)"
+        "\n");
+    netns_teardown ();
+    free_pictures (pics, N);
+    return;
+  }
+
+  rprops = g_strdup_printf ("address=239.77.0.1 port=%u multicast-iface="
+      "vmib%d%s%s", port, getpid () % 10000, source ? " source-address=" : "",
+      source ? source : "");
+  sprops = g_strdup_printf ("host=239.77.0.1 port=%u multicast-iface=vmia%d "
+      "ttl-mc=1", port, getpid () % 10000);
+
+  enter_netns (ns_b);
+  receiver_start (&r, rprops, N, "UYVP");
+  enter_netns (ns_a);
+  sender_start (&s, f, "UYVP", sprops);
+  leave_netns ();
+  for (k = 0; k < N; k++)
+    sender_push (&s, k, pics[k]);
+  sstats = sender_finish (&s);
+
+  if (expect_frames) {
+    rstats = receiver_finish (&r);
+    check_outputs (&r, f, pics, N, N, FALSE);
+    fail_unless_equals_uint64 (net_stat (rstats, "packets"),
+        net_stat (sstats, "packets"));
+  } else {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (r.pipeline), "src");
+    GstStructure *st = NULL;
+    /* the source filter must keep every datagram out */
+    g_usleep (300000);
+    g_object_get (src, "stats", &st, NULL);
+    fail_unless_equals_uint64 (net_stat (st, "packets"), 0);
+    fail_unless_equals_int (r.samples->len, 0);
+    gst_structure_free (st);
+    gst_object_unref (src);
+    gst_element_set_state (r.pipeline, GST_STATE_NULL);
+  }
+
+  if (rstats)
+    gst_structure_free (rstats);
+  gst_structure_free (sstats);
+  receiver_clear (&r);
+  netns_teardown ();
+  free_pictures (pics, N);
+  g_free (rprops);
+  g_free (sprops);
+}
+
+GST_START_TEST (test_multicast_netns)
+{
+  multicast_case (NULL, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_multicast_ssm_netns)
+{
+  multicast_case ("10.77.0.1", TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_multicast_ssm_other_source_netns)
+{
+  multicast_case ("10.77.0.99", FALSE);
+}
+
+GST_END_TEST;
+
+/* --- errors --------------------------------------------------------------- */
+
+static GstMessage *
+first_error (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+
+  gst_object_unref (bus);
+  fail_unless (msg != NULL, "no error message");
+  return msg;
+}
+
+GST_START_TEST (test_caps_not_supported)
+{
+  GstElement *pipeline = gst_parse_launch ("appsrc name=src format=time "
+      "caps=video/x-raw,format=UYVP,width=1000,height=500,framerate=25/1 ! "
+      "st2022sink name=sink", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_UYVP, 1000, 500);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_new_allocate (NULL,
+          info.size, NULL));
+  msg = first_error (pipeline);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless_equals_string (GST_OBJECT_NAME (msg->src), "sink");
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  /* says what it got and every format it can send */
+  fail_unless (strstr (err->message, "1000") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "UYVP or v210") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "1080i59.94") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "720p50") != NULL, "%s", err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* Without caps forced upstream, negotiation picks a format we can send. */
+GST_START_TEST (test_caps_autonegotiation)
+{
+  guint16 port = net_test_port ();
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! st2022sink "
+      "name=sink pacing=none port=%u", port);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstStructure *stats;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  stats = net_run_until_eos (pipeline, "sink", 30);
+  fail_unless_equals_uint64 (net_stat (stats, "frames"), 2);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_structure_free (stats);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+static void
+expect_start_error (const gchar * desc, const gchar * text, GQuark domain,
+    gint code)
+{
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (pipeline != NULL);
+  fail_unless_equals_int (gst_element_set_state (pipeline,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  msg = first_error (pipeline);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless (strstr (err->message, text) != NULL, "'%s' lacks '%s'",
+      err->message, text);
+  fail_unless (g_error_matches (err, domain, code), "%s", err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_START_TEST (test_transport_not_implemented)
+{
+  expect_start_error ("videotestsrc ! st2022sink transport=packet",
+      "transport 'packet' is not implemented yet in this build; use "
+      "transport=socket", GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("st2022src transport=dpdk ! fakesink",
+      "transport 'dpdk' is not implemented yet in this build; use "
+      "transport=socket", GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("videotestsrc ! st2022sink pacing=pa-free-running",
+      "pa-* pacing needs transport=packet or dpdk", GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("videotestsrc ! st2022sink pacing=pa-controlled",
+      "pa-* pacing needs transport=packet or dpdk", GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("st2022src address=239.1.2.3 multicast-iface=nosuch0 "
+      "! fakesink", "no network interface named 'nosuch0'",
+      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("videotestsrc ! st2022sink host=no.such.host.invalid",
+      "cannot resolve 'no.such.host.invalid'", GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_SETTINGS);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_port_in_use)
+{
+  guint16 port = net_test_port ();
+  int fd = socket (AF_INET, SOCK_DGRAM, 0);
+  struct sockaddr_in sa = { 0 };
+  gchar *desc = g_strdup_printf ("st2022src address=127.0.0.1 port=%u ! "
+      "fakesink", port);
+
+  /* another receiver holds the unicast port */
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  expect_start_error (desc, "cannot bind", GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ);
+  close (fd);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* --- states ----------------------------------------------------------------- */
+
+GST_START_TEST (test_state_cycles)
+{
+  guint16 port = net_test_port ();
+  gchar *rdesc = g_strdup_printf ("st2022src port=%u ! fakesink", port);
+  gchar *sdesc = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,format=UYVP,width=1280,height=720,framerate=60000/1001 ! "
+      "st2022sink port=%u", port);
+  GstElement *rx = gst_parse_launch (rdesc, NULL);
+  GstElement *tx = gst_parse_launch (sdesc, NULL);
+  guint i;
+
+  for (i = 0; i < 20; i++) {
+    fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    g_usleep ((i % 4) * 20000);
+    /* alternate which one stops first and through which states */
+    if (i % 2) {
+      fail_unless (gst_element_set_state (tx, GST_STATE_NULL) ==
+          GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_element_set_state (rx, GST_STATE_PAUSED) !=
+          GST_STATE_CHANGE_FAILURE);
+      fail_unless (gst_element_set_state (rx, GST_STATE_NULL) ==
+          GST_STATE_CHANGE_SUCCESS);
+    } else {
+      fail_unless (gst_element_set_state (rx, GST_STATE_NULL) ==
+          GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_element_set_state (tx, GST_STATE_NULL) ==
+          GST_STATE_CHANGE_SUCCESS);
+    }
+  }
+  gst_object_unref (rx);
+  gst_object_unref (tx);
+  g_free (rdesc);
+  g_free (sdesc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  GstElement *sink = gst_element_factory_make ("st2022sink", NULL);
+  GstElement *src = gst_element_factory_make ("st2022src", NULL);
+  GstStructure *st = NULL;
+  gchar *str = NULL;
+  gint port;
+  guint pt;
+
+  g_object_get (sink, "host", &str, "port", &port, "payload-type", &pt, NULL);
+  fail_unless_equals_string (str, "127.0.0.1");
+  fail_unless_equals_int (port, 5004);
+  fail_unless_equals_int (pt, 98);
+  g_free (str);
+  gst_util_set_object_arg (G_OBJECT (sink), "pacing", "none");
+  gst_util_set_object_arg (G_OBJECT (sink), "transport", "dpdk");
+  g_object_get (src, "address", &str, "port", &port, NULL);
+  fail_unless_equals_string (str, "0.0.0.0");
+  fail_unless_equals_int (port, 5004);
+  g_free (str);
+  g_object_get (src, "stats", &st, NULL);
+  fail_unless (gst_structure_has_name (st, "st2022-stats"));
+  fail_unless_equals_uint64 (net_stat (st, "packets"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "frames-dropped"), 0);
+  gst_structure_free (st);
+  g_object_get (sink, "stats", &st, NULL);
+  fail_unless_equals_uint64 (net_stat (st, "bytes"), 0);
+  gst_structure_free (st);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+/* The source answers LATENCY as a live source. */
+GST_START_TEST (test_src_latency)
+{
+  GstElement *src = gst_element_factory_make ("st2022src", NULL);
+  GstQuery *q = gst_query_new_latency ();
+  gboolean live;
+  GstClockTime min, max;
+
+  fail_unless (gst_element_query (src, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live);
+  fail_unless (min > 0);
+  gst_query_unref (q);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_suite (void)
+{
+  Suite *s = suite_create ("st2022-elements");
+  TCase *tc = tcase_create ("elements");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_src_latency);
+  tcase_add_test (tc, test_caps_not_supported);
+  tcase_add_test (tc, test_caps_autonegotiation);
+  tcase_add_test (tc, test_transport_not_implemented);
+  tcase_add_test (tc, test_port_in_use);
+  tcase_add_test (tc, test_round_trip_1080i5994);
+  tcase_add_test (tc, test_round_trip_1080i50_v210);
+  tcase_add_test (tc, test_round_trip_720p5994_mixed);
+  tcase_add_test (tc, test_relay_loss_reorder_duplicate_garbage);
+  tcase_add_test (tc, test_multicast_netns);
+  tcase_add_test (tc, test_multicast_ssm_netns);
+  tcase_add_test (tc, test_multicast_ssm_other_source_netns);
+  tcase_add_test (tc, test_state_cycles);
+  return s;
+}
+
+GST_CHECK_MAIN (elements);
