@@ -13,9 +13,12 @@
 #   PRESET=ultrafast  x264enc speed-preset
 #   VMI_BUILD=...     build directory holding the plugin (default: build/)
 #
-# Sender and receiver run in one gst-launch pipeline: st2022src binds its
-# socket when the pipeline goes to PAUSED, and st2022sink sends nothing
-# before PLAYING, so the receiver is always listening first. The receiver
+# Sender and receiver run in one gst-launch pipeline (both branches live):
+# st2022src binds its socket when the pipeline goes to PAUSED, and
+# st2022sink sends nothing before PLAYING, so the receiver is always
+# listening first. The receiving branch's sink has async=false: it cannot
+# preroll before the sender sends, and the sender is only released once the
+# whole pipeline is PLAYING. The receiver
 # asks for a 64 MiB socket buffer (several frames), so a busy machine delays
 # frames instead of losing datagrams; the queue lets x264enc run at its own
 # pace without holding up reception.
@@ -51,8 +54,8 @@ timeout 120 gst-launch-1.0 -e -m \
   ! "$CONVERT" ! video/x-raw,format=I420 \
   ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 \
   ! x264enc speed-preset="$PRESET" tune=zerolatency bitrate=20000 \
-  ! h264parse ! mp4mux ! filesink location="$OUTPUT" \
-  videotestsrc num-buffers=$((FRAMES + EXTRA)) pattern=smpte \
+  ! h264parse ! mp4mux ! filesink location="$OUTPUT" async=false \
+  videotestsrc is-live=true num-buffers=$((FRAMES + EXTRA)) pattern=smpte \
   ! "$CAPS" ! st2022sink name=tx host=127.0.0.1 port="$PORT" \
   >"$LOG" 2>&1
 rc=$?
@@ -60,7 +63,7 @@ set -e
 
 last_stats () {
   grep -E "from element \"$1\" \(element\): st2022-stats" "$LOG" | tail -n 1 |
-    sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g' -e 's/;$//'
+    sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g' -e 's/;$//' || true
 }
 field () {
   echo "$1" | tr ',' '\n' | sed -n "s/^ *$2=//p"

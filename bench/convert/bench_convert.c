@@ -244,7 +244,7 @@ main (int argc, char **argv)
   guint frames = argc > 1 ? (guint) atoi (argv[1]) : 30;
   VmiWorkers *all = vmi_workers_new (0);
   guint ci, ii, ncpu;
-  int worst = 0;
+  double goal_vc = NAN, goal_mc = NAN;
 
   gst_init (&argc, &argv);
   if (frames < 3)
@@ -278,16 +278,18 @@ main (int argc, char **argv)
 
     mc = time_memcpy (copy, map.data, in_info.size, frames);
     vc = time_element ("videoconvert n-threads=1 dither=none", c, in,
-        MAX (frames / 3, 5));
+        MAX (frames / 2, 5));
     printf ("%s (input %" G_GSIZE_FORMAT " B, output %" G_GSIZE_FORMAT
         " B)\n", c->name, in_info.size, out_info.size);
     row ("memcpy of the input frame", mc, vc, mc);
     row ("videoconvert n-threads=1 dither=none", vc, vc, mc);
     t = time_element ("vmi10to8 n-threads=1", c, in, frames);
     row ("vmi10to8 n-threads=1", t, vc, mc);
-    /* the goal, on the headline conversion */
-    if (ci == 0 && (vc / t < 20 || t / mc > 3))
-      worst = 1;
+    /* the goal, on the headline conversion */
+    if (ci == 0) {
+      goal_vc = vc / t;
+      goal_mc = t / mc;
+    }
     desc = g_strdup_printf ("vmi10to8 n-threads=%u", ncpu);
     t = time_element (desc, c, in, frames);
     g_free (desc);
@@ -323,7 +325,9 @@ main (int argc, char **argv)
     gst_buffer_unref (in);
   }
   vmi_workers_free (all);
-  printf ("goal (UYVP->UYVY, 1 thread): >= 20x videoconvert, <= 3x memcpy: "
-      "%s\n", worst ? "MISSED on this run" : "met on this run");
+  printf ("goal, UYVP->UYVY, vmi10to8 n-threads=1: %.1fx faster than "
+      "videoconvert (goal >= 20x: %s), %.2fx memcpy (goal <= 3x: %s)\n",
+      goal_vc, goal_vc >= 20 ? "met" : "missed", goal_mc,
+      goal_mc <= 3 ? "met" : "missed");
   return 0;
 }

@@ -25,9 +25,11 @@
  *
  * `UYVP`/`v210` to `UYVY` is done in the input buffer itself when this
  * element holds its only reference and its memory is writable; the other
- * cases write a new buffer. Caps fields other than `format` (size, frame
- * rate, interlace mode, field order, colorimetry, pixel aspect ratio) pass
- * through, as do timestamps, buffer flags and metadata.
+ * cases write a new buffer. Upstream is offered a #GstVmiBufferPool with
+ * #GstVideoMeta. Caps fields other than `format` (size, frame rate,
+ * interlace mode, field order, colorimetry, pixel aspect ratio) pass
+ * through, as do timestamps, buffer flags and metadata. The width must be
+ * even (4:2:2 chroma belongs to pixel pairs). See docs/convert.md.
  *
  * ## Example launch line
  * |[

@@ -398,11 +398,12 @@ vmi_sink_thread (gpointer data)
       fds[n++].events = POLLIN;
     }
     now = g_get_monotonic_time ();
-    if (oldest == G_MAXINT64)
-      timeout = -1;
-    else
+    /* frames sent meanwhile by the render thread start their clocks without
+     * waking us: never sleep longer than a tick */
+    timeout = 100;
+    if (oldest != G_MAXINT64)
       timeout = CLAMP ((oldest + timeout_ms * 1000 - now) / 1000 + 1, 0,
-          timeout_ms + 1);
+          timeout);
 
     g_mutex_unlock (&self->lock);
     if (poll (fds, n, timeout) < 0 && errno != EINTR)
@@ -793,7 +794,9 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   GST_OBJECT_UNLOCK (self);
 
   g_mutex_lock (&self->lock);
-  while (wait && self->clients == NULL && !self->flushing)
+  /* only the first consumer is waited for: once the stream runs, losing
+   * every consumer must not stall the producer */
+  while (wait && self->clients_total == 0 && !self->flushing)
     g_cond_wait (&self->cond, &self->lock);
   if (self->flushing) {
     g_mutex_unlock (&self->lock);
@@ -1001,7 +1004,6 @@ gst_vmi_sink_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_SOCKET_PATH:
       g_free (self->socket_path);
-  g_free (self->msgbuf);
       self->socket_path = g_value_dup_string (value);
       break;
     case PROP_PERMS:
@@ -1076,6 +1078,7 @@ gst_vmi_sink_finalize (GObject * object)
   GstVmiSink *self = GST_VMI_SINK (object);
 
   g_free (self->socket_path);
+  g_free (self->msgbuf);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1121,13 +1124,14 @@ gst_vmi_sink_class_init (GstVmiSinkClass * klass)
   /**
    * GstVmiSink:wait-for-connection:
    *
-   * Block the stream until a first consumer connects. When %FALSE, frames
-   * rendered with no consumer connected are dropped (counted in `frames`
-   * but not in `frames-sent`).
+   * Block the stream until the first consumer connects. Only the first: a
+   * stream that runs never stalls because its consumers went away. Frames
+   * rendered while no consumer is connected are dropped (counted in
+   * `frames` but not in `frames-sent`).
    */
   g_object_class_install_property (gobject_class, PROP_WAIT_FOR_CONNECTION,
       g_param_spec_boolean ("wait-for-connection", "Wait for connection",
-          "Block the stream until a first consumer connects",
+          "Block the stream until the first consumer connects",
           DEFAULT_PROP_WAIT_FOR_CONNECTION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));

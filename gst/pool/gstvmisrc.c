@@ -689,7 +689,6 @@ gst_vmi_src_set_property (GObject * object, guint prop_id,
     case PROP_SOCKET_PATH:
       GST_OBJECT_LOCK (self);
       g_free (self->socket_path);
-  g_free (self->msgbuf);
       self->socket_path = g_value_dup_string (value);
       GST_OBJECT_UNLOCK (self);
       break;
@@ -739,6 +738,7 @@ gst_vmi_src_finalize (GObject * object)
   GstVmiSrc *self = GST_VMI_SRC (object);
 
   g_free (self->socket_path);
+  g_free (self->msgbuf);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

@@ -165,20 +165,30 @@ st2022_packetizer_remaining (St2022Packetizer * p)
   return p->fmt->datagrams_per_frame - p->next;
 }
 
+/* The getters report what the next st2022_packetizer_begin_frame() will
+ * use, so a packetizer re-created on a format change continues the stream
+ * (sequence, FRCount, video timestamp) exactly where the old one stops. */
 guint16
 st2022_packetizer_get_seq (St2022Packetizer * p)
 {
-  return p ? p->seq : 0;
+  if (p == NULL)
+    return 0;
+  return p->started ? (guint16) (p->seq + p->fmt->datagrams_per_frame -
+      p->next) : p->seq;
 }
 
 guint8
 st2022_packetizer_get_frcount (St2022Packetizer * p)
 {
-  return p ? p->frcount : 0;
+  if (p == NULL)
+    return 0;
+  return p->started ? (guint8) (p->frcount + 1) : p->frcount;
 }
 
 guint32
 st2022_packetizer_get_vts (St2022Packetizer * p)
 {
-  return p ? p->vts_frame : 0;
+  if (p == NULL)
+    return 0;
+  return p->started ? p->vts_frame + p->fmt->vts_increment : p->vts_frame;
 }

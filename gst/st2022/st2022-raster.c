@@ -186,6 +186,23 @@ store_be40 (guint8 * p, guint64 v)
   memcpy (p, &v, 8);
 }
 
+/* Any of 8 words in 0..3 or 1020..1023?  SWAR over 16-bit lanes: (w + 4)
+ * mod 1024 < 8 exactly for those, i.e. bits 3..9 of (w + 4) all clear;
+ * adding 0x7ff8 to the masked lane sets bit 15 unless the lane is 0. */
+static inline gboolean
+groups_bad (guint64 w0, guint64 w1, guint64 w2, guint64 w3, guint64 w4,
+    guint64 w5, guint64 w6, guint64 w7)
+{
+  const guint64 four = 0x0004000400040004ull, mask = 0x03f803f803f803f8ull;
+  const guint64 bias = 0x7ff87ff87ff87ff8ull, top = 0x8000800080008000ull;
+  guint64 a = w0 | w1 << 16 | w2 << 32 | w3 << 48;
+  guint64 b = w4 | w5 << 16 | w6 << 32 | w7 << 48;
+
+  a = (((a + four) & mask) + bias) & top;
+  b = (((b + four) & mask) + bias) & top;
+  return (a & b) != top;
+}
+
 static inline void
 clip_group (guint8 * p, guint * w0, guint * w1, guint * w2, guint * w3)
 {
@@ -219,9 +236,7 @@ active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
     guint w4 = (b >> 30) & 0x3ff, w5 = (b >> 20) & 0x3ff;
     guint w6 = (b >> 10) & 0x3ff, w7 = b & 0x3ff;
 
-    if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
-            WORD_BAD (w3) | WORD_BAD (w4) | WORD_BAD (w5) | WORD_BAD (w6) |
-            WORD_BAD (w7))) {
+    if (G_UNLIKELY (groups_bad (w0, w1, w2, w3, w4, w5, w6, w7))) {
       clip_group (p, &w0, &w1, &w2, &w3);
       clip_group (p + 5, &w4, &w5, &w6, &w7);
     }
@@ -247,17 +262,17 @@ active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
 static inline guint32
 get_le32 (const guint8 * p)
 {
-  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 |
-      (guint32) p[3] << 24;
+  guint32 v;
+  /* memcpy: one unaligned load, which byte-wise code did not become */
+  memcpy (&v, p, 4);
+  return GUINT32_FROM_LE (v);
 }
 
 static inline void
 put_le32 (guint8 * p, guint32 v)
 {
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-  p[2] = (v >> 16) & 0xff;
-  p[3] = v >> 24;
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, 4);
 }
 
 /* v210 row → component stream (Cb Y Cr Y ...), n = 2 * width components */
@@ -412,6 +427,40 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
   return ST2022_OK;
 }
 
+/* One raster active line → v210 row: whole 6-pixel blocks (15 raster
+ * bytes → 16 v210 bytes) straight, the partial block generically.  Reads
+ * up to 3 bytes past the active line: inside the raster, since the last
+ * line of every format is blanking. */
+static void
+v210_from_active (const St2022Format * fmt, const guint8 * src, guint8 * dst,
+    gsize row_bytes, guint16 * comps)
+{
+  guint blocks = fmt->width / 6, bl, n = fmt->width * 2;
+  guint8 *start = dst;
+
+  for (bl = 0; bl < blocks; bl++, src += 15, dst += 16) {
+    guint64 a = load_be40 (src), b = load_be40 (src + 5);
+    guint64 c = load_be40 (src + 10);
+
+    put_le32 (dst, (guint32) ((a >> 30) & 0x3ff) |
+        (guint32) ((a >> 20) & 0x3ff) << 10 |
+        (guint32) ((a >> 10) & 0x3ff) << 20);
+    put_le32 (dst + 4, (guint32) (a & 0x3ff) |
+        (guint32) ((b >> 30) & 0x3ff) << 10 |
+        (guint32) ((b >> 20) & 0x3ff) << 20);
+    put_le32 (dst + 8, (guint32) ((b >> 10) & 0x3ff) |
+        (guint32) (b & 0x3ff) << 10 | (guint32) ((c >> 30) & 0x3ff) << 20);
+    put_le32 (dst + 12, (guint32) ((c >> 20) & 0x3ff) |
+        (guint32) ((c >> 10) & 0x3ff) << 10 | (guint32) (c & 0x3ff) << 20);
+  }
+  if (blocks * 12 < n) {
+    st2022_unpack_words (src, comps, n - blocks * 12);
+    v210_pack_row (comps, n - blocks * 12, dst, row_bytes - (dst - start));
+  } else if ((gsize) (dst - start) < row_bytes) {
+    memset (dst, 0, row_bytes - (dst - start));
+  }
+}
+
 int
 st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
     gsize raster_size, St2022PixelFormat pixfmt, guint8 * picture,
@@ -442,12 +491,10 @@ st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
         fmt->active_offset;
     guint8 *dst = picture + (gsize) row * stride;
 
-    if (comps == NULL) {
+    if (comps == NULL)
       memcpy (dst, src, fmt->active_bytes);
-    } else {
-      st2022_unpack_words (src, comps, fmt->width * 2);
-      v210_pack_row (comps, fmt->width * 2, dst, min_stride);
-    }
+    else
+      v210_from_active (fmt, src, dst, min_stride, comps);
   }
   g_free (comps);
   return ST2022_OK;

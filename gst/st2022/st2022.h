@@ -382,11 +382,11 @@ int st2022_packetizer_next (St2022Packetizer * p, St2022Datagram * out,
     guint max);
 /* Datagrams of the current frame not yet returned by _next() */
 guint st2022_packetizer_remaining (St2022Packetizer * p);
-/* Sequence number of the next datagram; FRCount and frame-start video
- * timestamp of the current frame (before the first frame: the initial
- * values).  A sender re-creating the packetizer on a caps change passes
- * get_seq(), get_frcount()+1 and get_vts()+vts_increment of the old one
- * as the new initial values to keep the stream continuous. */
+/* First sequence number, FRCount and frame-start video timestamp that the
+ * NEXT st2022_packetizer_begin_frame() will use (the initial values before
+ * any frame; unsent datagrams of the current frame are skipped).  A sender
+ * re-creating the packetizer on a caps change passes them as the new
+ * initial_seq / initial_frcount / initial_vts so the stream runs on. */
 guint16 st2022_packetizer_get_seq (St2022Packetizer * p);
 guint8 st2022_packetizer_get_frcount (St2022Packetizer * p);
 guint32 st2022_packetizer_get_vts (St2022Packetizer * p);
@@ -418,10 +418,11 @@ typedef struct
 
 /**
  * St2022FrameInfo:
- * What frame_end learns about a finished frame.  @missing is a bitmap of
- * datagram indices (bit i of word i/32 set = datagram i never arrived),
- * valid only during the callback; pass it to st2022_conceal_uyvp() or
- * st2022_missing_spans().
+ * What frame_end learns about a finished frame.  @missing_map is a bitmap
+ * of datagram indices (bit i%32 of word i/32 set = datagram i never
+ * arrived), valid only during the callback; pass it to
+ * st2022_conceal_uyvp() / st2022_conceal_raster(), or map single datagrams
+ * with st2022_datagram_spans().
  */
 typedef struct
 {
@@ -481,11 +482,12 @@ typedef struct
   guint64 packets_reordered;    /* arrived after a higher sequence number */
   guint64 packets_duplicate;    /* same sequence number already received */
   guint64 packets_invalid;      /* rejected by st2022_header_parse() */
-  guint64 packets_discarded;    /* valid but not for a frame being assembled:
-                                 * before sync, too late, declined frame */
+  guint64 packets_discarded;    /* valid but written nowhere: before sync,
+                                 * too late, declined or aborted frame */
   guint64 frames;               /* frames ended (frame_end called) */
   guint64 frames_corrupted;     /* ended with missing datagrams */
-  guint64 frames_dropped;       /* declined in frame_begin */
+  guint64 frames_dropped;       /* declined in frame_begin (or a target
+                                 * that is NULL / too small) */
   guint64 frames_skipped;       /* wholly lost between two received frames */
   guint64 format_changes;
   guint64 bytes;                /* SDI payload bytes of valid datagrams */
@@ -512,7 +514,8 @@ int st2022_depacketizer_set_reorder_window (St2022Depacketizer * d,
 int st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
     gsize len, guint64 arrival_ns);
 /* End of stream: end every pending frame (with what is missing) and go
- * back to hunting for a frame start. */
+ * back to hunting; the next datagram is again guessed to start a frame
+ * (see St2022FrameInfo.aborted). */
 void st2022_depacketizer_flush (St2022Depacketizer * d);
 void st2022_depacketizer_get_stats (St2022Depacketizer * d,
     St2022DepacketizerStats * stats);

@@ -200,6 +200,56 @@ GST_START_TEST (test_frames_exact)
 
 GST_END_TEST;
 
+/* A third reference: GStreamer's own converter, which truncates too when
+ * not dithering, gives the same bytes for the 4:2:2 outputs. */
+GST_START_TEST (test_matches_videoconvert)
+{
+  static const char *outs[] = { "UYVY", "Y42B" };
+  GRand *rand = g_rand_new_with_seed (31);
+  const unsigned w = 1918, h = 9;
+  guint ii, oi;
+
+  for (ii = 0; ii < 2; ii++) {
+    VmiConvFormat in_fmt = ii ? VMI_CONV_FORMAT_V210 : VMI_CONV_FORMAT_UYVP;
+    Samples s;
+    GstBuffer *in;
+
+    samples_init (&s, w, h, rand);
+    in = make_input (in_fmt, &s, 0, 0, FALSE, rand);
+    for (oi = 0; oi < G_N_ELEMENTS (outs); oi++) {
+      gchar *in_caps = g_strdup_printf ("video/x-raw,format=%s,width=%u,"
+          "height=%u,framerate=25/1", in_names[ii], w, h);
+      gchar *out_caps = g_strdup_printf ("video/x-raw,format=%s", outs[oi]);
+      GstHarness *hv = new_harness (in_caps, out_caps);
+      GstHarness *hc = new_harness_parse ("videoconvert dither=none "
+          "n-threads=1", in_caps, out_caps);
+      GstBuffer *ov = gst_harness_push_and_pull (hv, gst_buffer_ref (in));
+      GstBuffer *oc = gst_harness_push_and_pull (hc, gst_buffer_ref (in));
+      GstMapInfo mv, mc;
+
+      fail_unless (ov != NULL && oc != NULL);
+      fail_unless (gst_buffer_map (ov, &mv, GST_MAP_READ));
+      fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
+      fail_unless_equals_int (mv.size, mc.size);
+      fail_unless (memcmp (mv.data, mc.data, mv.size) == 0,
+          "%s -> %s differs from videoconvert", in_names[ii], outs[oi]);
+      gst_buffer_unmap (ov, &mv);
+      gst_buffer_unmap (oc, &mc);
+      gst_buffer_unref (ov);
+      gst_buffer_unref (oc);
+      gst_harness_teardown (hv);
+      gst_harness_teardown (hc);
+      g_free (in_caps);
+      g_free (out_caps);
+    }
+    gst_buffer_unref (in);
+    samples_clear (&s);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Field 1 carries one chroma value, field 2 another: interlaced I420 keeps
  * them apart (chroma rows alternate between fields), progressive and
  * mixed-without-the-flag average across them. */
@@ -772,6 +822,7 @@ vmi10to8_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_frames_exact);
+  tcase_add_test (tc, test_matches_videoconvert);
   tcase_add_test (tc, test_interlaced_chroma_per_field);
   tcase_add_test (tc, test_caps_pass_through);
   tcase_add_test (tc, test_caps_query);

@@ -302,31 +302,36 @@ GST_END_TEST;
 /* the proposed allocator is the one used: harness (upstream) allocates */
 GST_START_TEST (test_vmisink_allocator_used)
 {
-  GstHarness *h = gst_harness_new ("vmisink");
+  GstHarness *h = gst_harness_new_empty ();
   gchar *path = tmp_socket_path ();
+  gchar *desc = g_strdup_printf ("vmisink socket-path=%s sync=false "
+      "wait-for-connection=false", path);
   GstAllocator *alloc = NULL;
   GstBuffer *buf;
   GstStructure *stats;
   guint64 frames;
 
-  g_object_set (h->element, "socket-path", path, "wait-for-connection", FALSE,
-      "sync", FALSE, NULL);
+  gst_harness_add_parse (h, desc);
+  g_free (desc);
   gst_harness_set_src_caps_str (h, UYVY_SMALL);
+  /* creating the first buffer runs the ALLOCATION query */
+  buf = gst_harness_create_buffer (h, 320 * 240 * 2);
   gst_harness_get_allocator (h, &alloc, NULL);
   fail_unless (alloc != NULL);
   fail_unless (GST_IS_VMI_ALLOCATOR (alloc));
-
-  buf = gst_harness_create_buffer (h, 320 * 240 * 2);
   fail_unless (gst_is_vmi_memory (gst_buffer_peek_memory (buf, 0)));
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
 
-  g_object_get (h->element, "stats", &stats, NULL);
+  {
+    GstElement *sink = gst_harness_find_element (h, "vmisink");
+    g_object_get (sink, "stats", &stats, NULL);
+    gst_object_unref (sink);
+  }
   fail_unless (gst_structure_get_uint64 (stats, "frames", &frames));
   fail_unless_equals_uint64 (frames, 1);
   gst_structure_free (stats);
 
-  gst_object_unref (alloc);
-  gst_harness_teardown (h);
+  gst_harness_teardown (h);   /* alloc is (transfer none) */
   fail_if (g_file_test (path, G_FILE_TEST_EXISTS));
   g_free (path);
 }

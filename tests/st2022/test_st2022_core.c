@@ -47,8 +47,10 @@ GST_START_TEST (test_format_table)
   f = st2022_format_from_name ("1080i50");
   fail_unless_equals_uint64 (f->frame_bytes, 7425000);
   fail_unless_equals_int (f->datagrams_per_frame, 5397);
+  fail_unless_equals_int (f->last_payload_bytes, 104);
   fail_unless_equals_int (f->cf_code, 2);
   fail_unless_equals_int (f->rtp_ts_increment, 1080000);
+  fail_unless_equals_int (f->vts_increment, 5940000);
 
   f = st2022_format_from_name ("1080P24");      /* case-insensitive */
   fail_unless_equals_uint64 (f->frame_bytes, 7734375);
@@ -75,6 +77,7 @@ GST_START_TEST (test_format_table)
   f = st2022_format_from_name ("720p59.94");
   fail_unless_equals_uint64 (f->frame_bytes, 3093750);
   fail_unless_equals_int (f->datagrams_per_frame, 2249);
+  fail_unless_equals_int (f->last_payload_bytes, 502);
   fail_unless_equals_int (f->active_first[0], 26);
   fail_unless_equals_int (f->active_last[0], 745);
   fail_unless_equals_int (f->active_offset, 925);

@@ -280,6 +280,9 @@ GST_START_TEST (test_packetizer_fields)
   cfg.initial_vts = vts0;
   p = st2022_packetizer_new (f, &cfg);
   fail_unless_equals_int (st2022_packetizer_next (p, dg, 1), 0);
+  fail_unless_equals_int (st2022_packetizer_get_seq (p), 65534);
+  fail_unless_equals_int (st2022_packetizer_get_frcount (p), 255);
+  fail_unless_equals_int (st2022_packetizer_get_vts (p), vts0);
 
   for (i = 0; i < 2; i++) {
     guint k;
@@ -287,10 +290,13 @@ GST_START_TEST (test_packetizer_fields)
             f->frame_bytes - 1, 0), ST2022_ERROR_BUFFER_TOO_SMALL);
     fail_unless_equals_int (st2022_packetizer_begin_frame (p, r[i],
             f->frame_bytes, 1000 + i * 900900), ST2022_OK);
+    /* the getters announce the next frame's values */
     fail_unless_equals_int (st2022_packetizer_get_frcount (p),
-        (guint8) (255 + i));
+        (guint8) (255 + i + 1));
     fail_unless_equals_int (st2022_packetizer_get_vts (p),
-        (guint32) (vts0 + i * 4950000u));
+        (guint32) (vts0 + (i + 1) * 4950000u));
+    fail_unless_equals_int (st2022_packetizer_get_seq (p),
+        (guint16) (65534 + (i + 1) * N));
     fail_unless_equals_int (st2022_packetizer_remaining (p), N);
     fail_unless_equals_int (st2022_packetizer_next (p, dg, 100), 100);
     fail_unless_equals_int (st2022_packetizer_remaining (p), N - 100);
@@ -354,8 +360,11 @@ GST_START_TEST (test_packetizer_fields)
     fail_unless_equals_int (h.seq, 65534);
   }
   /* abandoning a frame skips its remaining sequence numbers */
-  st2022_packetizer_begin_frame (p, r[1], f->frame_bytes, 0);
   fail_unless_equals_int (st2022_packetizer_get_seq (p),
+      (guint16) (65534 + N));
+  st2022_packetizer_begin_frame (p, r[1], f->frame_bytes, 0);
+  fail_unless_equals_int (st2022_packetizer_next (p, dg, 1), 1);
+  fail_unless_equals_int (dg[0].header[2] << 8 | dg[0].header[3],
       (guint16) (65534 + N));
   st2022_packetizer_free (p);
 
@@ -398,7 +407,6 @@ GST_START_TEST (test_roundtrip_all_formats)
     st2022_raster_read (f, r[0], f->frame_bytes, ST2022_PIXEL_V210, v210, vs);
     fail_unless_equals_int (st2022_raster_writer_write (w, r[1],
             f->frame_bytes, ST2022_PIXEL_V210, v210 + vs, vs), ST2022_OK);
-    (void) i;
 
     dgs = packetize (p, f, r, 2, 12345);
     for (t = 0; t < 2; t++) {
@@ -1069,6 +1077,124 @@ GST_START_TEST (test_chaos)
 
 GST_END_TEST;
 
+/* Mutation fuzzing: valid datagrams with random header bytes, random
+ * lengths and random order; nothing may crash or leak, every accepted frame
+ * ends exactly once, and the counters add up */
+GST_START_TEST (test_fuzz_mutations)
+{
+  Stream s;
+  Ctx c;
+  St2022Depacketizer *d;
+  GRand *g = g_rand_new_with_seed (2026);
+  St2022DepacketizerStats st;
+  guint8 buf[ST2022_DATAGRAM_SIZE + 8];
+  guint i, pushes = 0, t;
+
+  stream_make (&s, "720p60", 2, 65000, 250);
+  for (t = 0; t < 2; t++) {
+    ctx_init (&c, t == 0 ? ST2022_TARGET_UYVP : ST2022_TARGET_RASTER);
+    d = st2022_depacketizer_new (&callbacks, &c);
+    pushes = 0;
+    for (i = 0; i < 60000; i++) {
+      /* mostly in order with jitter, sometimes anywhere */
+      guint idx = g_rand_int_range (g, 0, 100) < 90 ?
+          (i + g_rand_int_range (g, 0, 40)) % (2 * s.N) :
+          (guint) g_rand_int_range (g, 0, 2 * s.N);
+      const Dg *dg = &s.dgs[idx];
+      gsize len = dg->len;
+      guint m, n_mut = g_rand_int_range (g, 0, 4);
+
+      memcpy (buf, dg->data, dg->len);
+      for (m = 0; m < n_mut; m++)
+        buf[g_rand_int_range (g, 0, 24)] ^= 1 << g_rand_int_range (g, 0, 8);
+      if (g_rand_int_range (g, 0, 50) == 0)
+        len = g_rand_int_range (g, 0, sizeof (buf));
+      st2022_depacketizer_push (d, buf, len, i);
+      pushes++;
+    }
+    st2022_depacketizer_flush (d);
+    st2022_depacketizer_get_stats (d, &st);
+    fail_unless_equals_uint64 (st.packets + st.packets_invalid, pushes);
+    fail_unless_equals_int (c.frames->len, c.begins - st.frames_dropped);
+    fail_unless_equals_uint64 (st.frames + st.frames_aborted, c.frames->len);
+    fail_unless (st.packets_invalid > 0 && st.frames > 0);
+    st2022_depacketizer_free (d);
+    ctx_clear (&c);
+  }
+  g_rand_free (g);
+  stream_clear (&s);
+}
+
+GST_END_TEST;
+
+static gboolean
+cb_begin_bad_target (gpointer user, const St2022Format * fmt,
+    const St2022Header * hdr, St2022Target * t)
+{
+  static guint8 small[16];
+  Ctx *c = user;
+
+  c->begins++;
+  /* a UYVP stride below a row: the depacketizer must refuse it */
+  t->type = ST2022_TARGET_UYVP;
+  t->data = small;
+  t->size = sizeof (small);
+  t->stride = 4;
+  return TRUE;
+}
+
+/* CF = 0 streams (no video timestamp), and unusable targets */
+GST_START_TEST (test_no_vts_and_bad_target)
+{
+  const St2022Format *f = st2022_format_from_name ("720p60");
+  St2022PacketizerConfig cfg;
+  St2022Packetizer *p;
+  guint8 *r[2] = { make_raster (f, 5), make_raster (f, 6) };
+  Dg *dgs;
+  Ctx c;
+  St2022Depacketizer *d;
+  St2022DepacketizerCallbacks bad = { cb_begin_bad_target, cb_end, NULL };
+  St2022DepacketizerStats st;
+  guint i, N = f->datagrams_per_frame;
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.video_timestamp = FALSE;
+  p = st2022_packetizer_new (f, &cfg);
+  dgs = packetize (p, f, r, 2, 0);
+  fail_unless_equals_int (dgs[0].len, 1396);
+
+  ctx_init (&c, ST2022_TARGET_RASTER);
+  d = st2022_depacketizer_new (&callbacks, &c);
+  for (i = 0; i < 2 * N; i++)
+    push (d, &dgs[i]);
+  fail_unless_equals_int (c.frames->len, 2);
+  fail_unless (FRAME (&c, 1)->complete);
+  fail_unless (!FRAME (&c, 1)->has_vts);
+  check_raster (f, c.buf[FRAME (&c, 1)->buf], r[1], NULL);
+  st2022_depacketizer_free (d);
+  ctx_clear (&c);
+
+  ctx_init (&c, ST2022_TARGET_UYVP);
+  d = st2022_depacketizer_new (&bad, &c);
+  for (i = 0; i < 2 * N; i++)
+    push (d, &dgs[i]);
+  st2022_depacketizer_get_stats (d, &st);
+  fail_unless_equals_int (c.begins, 2);
+  fail_unless_equals_int (c.frames->len, 0);
+  fail_unless_equals_uint64 (st.frames_dropped, 2);
+  fail_unless_equals_uint64 (st.packets_discarded, 2 * N);
+  fail_unless_equals_uint64 (st.packets_lost, 0);
+  st2022_depacketizer_free (d);
+  ctx_clear (&c);
+
+  st2022_packetizer_free (p);
+  g_free (dgs);
+  g_free (r[0]);
+  g_free (r[1]);
+}
+
+GST_END_TEST;
+
 static Suite *
 st2022_packet_suite (void)
 {
@@ -1087,6 +1213,8 @@ st2022_packet_suite (void)
   tcase_add_test (tc, test_decline_and_flush);
   tcase_add_test (tc, test_spans_conceal);
   tcase_add_test (tc, test_chaos);
+  tcase_add_test (tc, test_no_vts_and_bad_target);
+  tcase_add_test (tc, test_fuzz_mutations);
   return s;
 }
 

@@ -410,6 +410,32 @@ GST_START_TEST (test_checker_counts)
   fail_unless_equals_int (chk.lines_checked, 1500);
   fail_unless_equals_int (chk.crc_errors, 10);
 
+  /* N corrupted active words in N different lines/channels: exactly N
+   * CRC errors and nothing else */
+  {
+    guint n, k;
+    St2022RasterCheck c2 = { 0 };
+
+    st2022_raster_writer_write (w, r, f->frame_bytes, ST2022_PIXEL_UYVP,
+        p.uyvp, p.uyvp_stride);
+    st2022_raster_check (f, r, f->frame_bytes, NULL, &c2);
+    fail_unless_equals_int (c2.trs_errors + c2.ln_errors + c2.crc_errors, 0);
+    for (n = 1; n <= 17; n += 8) {
+      st2022_raster_writer_write (w, r, f->frame_bytes, ST2022_PIXEL_UYVP,
+          p.uyvp, p.uyvp_stride);
+      for (k = 0; k < n; k++) {
+        /* line 100+k, channel k%2, word 37+k of the active part */
+        lp = r + (99 + k) * f->line_bytes;
+        set_word (lp, act + 2 * (37 + k) + (k % 2),
+            get_word (lp, act + 2 * (37 + k) + (k % 2)) ^ 0x20);
+      }
+      memset (&c2, 0, sizeof (c2));
+      st2022_raster_check (f, r, f->frame_bytes, NULL, &c2);
+      fail_unless_equals_int (c2.crc_errors, n);
+      fail_unless_equals_int (c2.trs_errors + c2.ln_errors, 0);
+    }
+  }
+
   fail_unless_equals_int (st2022_raster_check (f, r, f->frame_bytes - 1,
           NULL, &chk), ST2022_ERROR_BUFFER_TOO_SMALL);
   fail_unless_equals_int (st2022_raster_check (NULL, r, f->frame_bytes,

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# CPU per frame of st2022sink / st2022src next to GStreamer's own raw-video
+# RTP path (rtpvrawpay ! udpsink, udpsrc ! rtpvrawdepay) on the same UYVP
+# 1080i59.94 frames, measured in one run; then the highest packet rate one
+# receiving core takes without loss.
+#
+# Each pipeline runs in its own gst-launch-1.0 process; its CPU time
+# (user + system, GNU time) divided by the frames it handled is the figure.
+# A "baseline" process (same source, fakesink) is subtracted on the send
+# side, so the numbers are the sending elements' own cost (plus the kernel's,
+# which on loopback includes delivering to the receiving socket).
+#
+# Environment: FRAMES (default 90), PORT (default 5600), VMI_BUILD.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../../scripts/env.sh"
+vmi_gst_env
+
+FRAMES=${FRAMES:-90}
+PORT=${PORT:-5600}
+# 1080p29.97: the raster, datagram count (4497) and packet rate of 1080i59.94,
+# but progressive, because rtpvrawdepay refuses interlaced caps ("interlaced
+# formats not supported yet") and both paths must carry the same frames.
+CAPS="video/x-raw,format=UYVP,width=1920,height=1080,framerate=30000/1001,interlace-mode=progressive"
+RTPCAPS="application/x-rtp,media=(string)video,clock-rate=(int)90000,encoding-name=(string)RAW,sampling=(string)YCbCr-4:2:2,depth=(string)10,width=(string)1920,height=(string)1080,colorimetry=(string)BT709-2,payload=(int)96"
+TMP=$(mktemp -d /tmp/vmi-net-bench.XXXXXX)
+DRAIN_PID=""
+cleanup () {
+  [ -n "$DRAIN_PID" ] && kill "$DRAIN_PID" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# CPU seconds (user + sys) of one command
+cpu () {
+  /usr/bin/time -f "%U %S" -o "$TMP/time" "$@" >"$TMP/out" 2>&1 || {
+    echo "net-bench: '$*' failed:" >&2; tail -5 "$TMP/out" >&2; exit 1; }
+  awk '{ printf "%.3f", $1 + $2 }' "$TMP/time"
+}
+per_frame_ms () { awk -v c="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.2f", (c - b) * 1000 / n }'; }
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+echo "net-bench: $FRAMES frames of 1920x1080 UYVP at 29.97 fps (1080i59.94's rate and size), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# --- send side: as fast as possible into a socket nobody reads ----------
+# (a bound socket, so the kernel drops instead of answering with ICMP)
+python3 -c "import socket,time; s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.bind(('127.0.0.1',$PORT)); time.sleep(3600)" &
+DRAIN_PID=$!
+sleep 0.3
+SRC="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze num-buffers=$FRAMES"
+base=$(cpu gst-launch-1.0 -q $SRC ! fakesink sync=false)
+ours=$(cpu gst-launch-1.0 -q $SRC ! st2022sink pacing=none sync=false host=127.0.0.1 port=$PORT stats-interval=0)
+theirs=$(cpu gst-launch-1.0 -q $SRC ! rtpvrawpay mtu=1400 ! udpsink sync=false host=127.0.0.1 port=$PORT)
+kill "$DRAIN_PID"; DRAIN_PID=""
+o=$(per_frame_ms "$ours" "$base" "$FRAMES")
+t=$(per_frame_ms "$theirs" "$base" "$FRAMES")
+echo "send    st2022sink pacing=none: $o ms CPU/frame | rtpvrawpay ! udpsink: $t ms CPU/frame | ratio $(ratio "$o" "$t") (baseline source $(per_frame_ms "$base" 0 "$FRAMES") ms/frame subtracted)"
+
+# --- receive side: a sender paced at the real frame rate -----------------
+recv_cpu () {
+  # $1: receiver pipeline, $2: sender pipeline; prints receiver CPU seconds
+  ( /usr/bin/time -f "%U %S" -o "$TMP/rtime" timeout 120 gst-launch-1.0 -q $1 \
+      >"$TMP/rout" 2>&1 ) &
+  local rx=$!
+  sleep 0.5
+  timeout 120 gst-launch-1.0 -q $2 >"$TMP/sout" 2>&1 || true
+  wait $rx || { echo "net-bench: receiver failed:" >&2; tail -5 "$TMP/rout" >&2; exit 1; }
+  awk '{ printf "%.3f", $1 + $2 }' "$TMP/rtime"
+}
+LIVE="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze is-live=true num-buffers=$((FRAMES + 45))"
+ours=$(recv_cpu "st2022src port=$((PORT + 1)) num-buffers=$FRAMES ! fakesink" \
+  "$LIVE ! st2022sink host=127.0.0.1 port=$((PORT + 1))")
+theirs=$(recv_cpu "udpsrc port=$((PORT + 2)) buffer-size=67108864 caps=$RTPCAPS ! rtpvrawdepay ! identity eos-after=$FRAMES ! fakesink" \
+  "$LIVE ! rtpvrawpay mtu=1400 ! udpsink host=127.0.0.1 port=$((PORT + 2))")
+o=$(per_frame_ms "$ours" 0 "$FRAMES")
+t=$(per_frame_ms "$theirs" 0 "$FRAMES")
+echo "receive st2022src: $o ms CPU/frame | udpsrc ! rtpvrawdepay: $t ms CPU/frame | ratio $(ratio "$o" "$t")"
+
+# --- highest packet rate one receiving core takes without loss ------------
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+  for f in "720p50 1280 720 50/1 progressive" \
+           "1080i59.94 1920 1080 30000/1001 interleaved" \
+           "1080p50 1920 1080 50/1 progressive" \
+           "1080p59.94 1920 1080 60000/1001 progressive"; do
+    set -- $f
+    C="video/x-raw,format=UYVP,width=$2,height=$3,framerate=$4,interlace-mode=$5"
+    n=$((FRAMES))
+    ( taskset -c 1 timeout 60 gst-launch-1.0 -m st2022src name=rx port=$((PORT + 3)) \
+        num-buffers=$n ! fakesink >"$TMP/rate" 2>&1 ) &
+    rx=$!
+    sleep 0.5
+    taskset -c 0 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=1 ! "$C" \
+      ! imagefreeze is-live=true num-buffers=$((n + 30)) \
+      ! st2022sink host=127.0.0.1 port=$((PORT + 3)) >/dev/null 2>&1 || true
+    wait $rx || true
+    st=$(grep "st2022-stats" "$TMP/rate" | tail -1 | sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g')
+    pk=$(echo "$st" | tr ',' '\n' | sed -n 's/^ *packets=//p')
+    lost=$(echo "$st" | tr ',' '\n' | sed -n 's/^ *packets-lost=//p')
+    per=$(( ${pk:-0} / (n > 0 ? n : 1) ))
+    pps=$(awk -v p="$per" -v f="$4" 'BEGIN { split(f, a, "/"); printf "%.0f", p * a[1] / a[2] }')
+    echo "rate    $1: ~$pps datagrams/s into one pinned receiving core: ${pk:-0} datagrams, packets-lost=${lost:-?}"
+  done
+fi
