@@ -17,7 +17,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../scripts/env.sh"
 vmi_gst_env
 
-FRAMES=${FRAMES:-90}
+FRAMES=${FRAMES:-150}
+REPEAT=${REPEAT:-3}
 PORT=${PORT:-5600}
 # 1080p29.97: the raster, datagram count (4497) and packet rate of 1080i59.94,
 # but progressive, because rtpvrawdepay refuses interlaced caps ("interlaced
@@ -32,11 +33,16 @@ cleanup () {
 }
 trap cleanup EXIT
 
-# CPU seconds (user + sys) of one command
+# CPU seconds (user + sys) of one command: the least of REPEAT runs (the
+# machine is shared; the least is the one the others disturbed least)
 cpu () {
-  /usr/bin/time -f "%U %S" -o "$TMP/time" "$@" >"$TMP/out" 2>&1 || {
-    echo "net-bench: '$*' failed:" >&2; tail -5 "$TMP/out" >&2; exit 1; }
-  awk '{ printf "%.3f", $1 + $2 }' "$TMP/time"
+  local best="" i
+  for i in $(seq "$REPEAT"); do
+    /usr/bin/time -f "%U %S" -o "$TMP/time" "$@" >"$TMP/out" 2>&1 || {
+      echo "net-bench: '$*' failed:" >&2; tail -5 "$TMP/out" >&2; exit 1; }
+    best=$(awk -v b="$best" '{ c = $1 + $2; if (b == "" || c < b) b = c; printf "%.3f", b }' "$TMP/time")
+  done
+  echo "$best"
 }
 per_frame_ms () { awk -v c="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.2f", (c - b) * 1000 / n }'; }
 ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -79,10 +85,10 @@ echo "receive st2022src: $o ms CPU/frame | udpsrc ! rtpvrawdepay: $t ms CPU/fram
 
 # --- highest packet rate one receiving core takes without loss ------------
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-  for f in "720p50 1280 720 50/1 progressive" \
-           "1080i59.94 1920 1080 30000/1001 interleaved" \
-           "1080p50 1920 1080 50/1 progressive" \
-           "1080p59.94 1920 1080 60000/1001 progressive"; do
+  for f in "720p50 1280 720 50/1 progressive 2699" \
+           "1080i59.94 1920 1080 30000/1001 interleaved 4497" \
+           "1080p50 1920 1080 50/1 progressive 5397" \
+           "1080p59.94 1920 1080 60000/1001 progressive 4497"; do
     set -- $f
     C="video/x-raw,format=UYVP,width=$2,height=$3,framerate=$4,interlace-mode=$5"
     n=$((FRAMES))
@@ -90,15 +96,17 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
         num-buffers=$n ! fakesink >"$TMP/rate" 2>&1 ) &
     rx=$!
     sleep 0.5
-    taskset -c 0 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=1 ! "$C" \
-      ! imagefreeze is-live=true num-buffers=$((n + 30)) \
-      ! st2022sink host=127.0.0.1 port=$((PORT + 3)) >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e" -o "$TMP/stime" taskset -c 0 timeout 60 gst-launch-1.0 -m \
+      videotestsrc num-buffers=1 ! "$C" \
+      ! imagefreeze is-live=true num-buffers=$n \
+      ! st2022sink name=tx host=127.0.0.1 port=$((PORT + 3)) >"$TMP/srate" 2>&1 || true
     wait $rx || true
     st=$(grep "st2022-stats" "$TMP/rate" | tail -1 | sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g')
     pk=$(echo "$st" | tr ',' '\n' | sed -n 's/^ *packets=//p')
     lost=$(echo "$st" | tr ',' '\n' | sed -n 's/^ *packets-lost=//p')
-    per=$(( ${pk:-0} / (n > 0 ? n : 1) ))
-    pps=$(awk -v p="$per" -v f="$4" 'BEGIN { split(f, a, "/"); printf "%.0f", p * a[1] / a[2] }')
-    echo "rate    $1: ~$pps datagrams/s into one pinned receiving core: ${pk:-0} datagrams, packets-lost=${lost:-?}"
+    late=$(grep "st2022-stats" "$TMP/srate" | tail -1 | tr ',' '\n' | sed -n 's/^ *frames-late=(guint64)//p' | tr -d ';')
+    nominal=$(awk -v p="$6" -v f="$4" 'BEGIN { split(f, a, "/"); printf "%.0f", p * a[1] / a[2] }')
+    achieved=$(awk -v p="$6" -v n="$n" -v e="$(cat "$TMP/stime")" 'BEGIN { printf "%.0f", p * n / e }')
+    echo "rate    $1: nominal $nominal datagrams/s (sender achieved >= $achieved/s, frames-late ${late:-?}/$n) into one pinned receiving core: ${pk:-0} datagrams, packets-lost=${lost:-?}"
   done
 fi

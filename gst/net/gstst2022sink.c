@@ -40,6 +40,8 @@
 #include <time.h>
 #include <errno.h>
 #include <sys/prctl.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <gst/video/video.h>
 
@@ -93,6 +95,18 @@ enum
   PROP_STATS,
 };
 
+/* two rasters: one being sent, one being built */
+#define N_JOBS 2
+
+typedef struct
+{
+  gboolean busy;                /* queued or being sent */
+  guint8 *raster;
+  guint32 rtp;
+  gint64 start_mono;            /* launch time of datagram 0, CLOCK_MONOTONIC */
+  gboolean paced;
+} GstSt2022SinkJob;
+
 struct _GstSt2022Sink
 {
   GstBaseSink parent;
@@ -119,9 +133,21 @@ struct _GstSt2022Sink
   const St2022Format *fmt;
   St2022PixelFormat pixfmt;
   St2022RasterWriter *writer;
-  St2022Packetizer *pkt;
-  guint8 *raster;
   gsize raster_size;
+  GstClockTime period;
+
+  /* The transmit thread paces frame N while render() builds the raster of
+   * frame N+1, so a frame's datagrams can fill its whole period. tx_lock
+   * guards jobs, queue, tx_stop and tx_error; the packetizer, pkts, iov and
+   * dgrams belong to the transmit thread. */
+  GThread *tx_thread;
+  GMutex tx_lock;
+  GCond tx_cond;
+  GstSt2022SinkJob jobs[N_JOBS];
+  GQueue tx_queue;              /* jobs to send, oldest first */
+  gboolean tx_stop;
+  GError *tx_error;
+  St2022Packetizer *pkt;
   St2022Datagram *pkts;         /* headers + payload pointers of a frame */
   struct iovec *iov;            /* 2 per datagram: header, payload */
   VmiTxDatagram *dgrams;
@@ -173,6 +199,7 @@ static gboolean gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event);
 static gboolean gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query);
 static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
+static gpointer gst_st2022_sink_tx_thread (gpointer data);
 
 static void
 gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
@@ -377,6 +404,9 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->dpdk_port = DEFAULT_PROP_DPDK_PORT;
   self->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
+  g_mutex_init (&self->tx_lock);
+  g_cond_init (&self->tx_cond);
+  g_queue_init (&self->tx_queue);
 
   /* sync stays TRUE: it selects clock-driven pacing (see render) */
   gst_base_sink_set_sync (GST_BASE_SINK (self), TRUE);
@@ -391,6 +421,8 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->multicast_iface);
   g_free (self->iface);
   g_free (self->dpdk_eal_args);
+  g_mutex_clear (&self->tx_lock);
+  g_cond_clear (&self->tx_cond);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -529,16 +561,45 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
+/* Waits until the transmit thread has sent (or, flushing, dropped) every
+ * queued frame. Returns FALSE when interrupted by flushing. */
+static gboolean
+gst_st2022_sink_drain (GstSt2022Sink * self)
+{
+  guint i;
+  gboolean busy;
+
+  g_mutex_lock (&self->tx_lock);
+  do {
+    busy = FALSE;
+    for (i = 0; i < N_JOBS; i++)
+      busy |= self->jobs[i].busy;
+    if (busy && !g_atomic_int_get (&self->flushing) && self->tx_thread)
+      g_cond_wait (&self->tx_cond, &self->tx_lock);
+  } while (busy && !g_atomic_int_get (&self->flushing) && self->tx_thread);
+  g_mutex_unlock (&self->tx_lock);
+  return !busy;
+}
+
+/* Only with the transmit thread idle (drained or stopped). */
 static void
 gst_st2022_sink_free_frame_state (GstSt2022Sink * self)
 {
+  guint i;
+
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
+  g_mutex_lock (&self->tx_lock);
   g_clear_pointer (&self->pkt, st2022_packetizer_free);
-  g_clear_pointer (&self->raster, g_free);
+  for (i = 0; i < N_JOBS; i++) {
+    g_clear_pointer (&self->jobs[i].raster, g_free);
+    self->jobs[i].busy = FALSE;
+  }
+  g_queue_clear (&self->tx_queue);
   g_clear_pointer (&self->pkts, g_free);
   g_clear_pointer (&self->iov, g_free);
   g_clear_pointer (&self->dgrams, g_free);
   self->fmt = NULL;
+  g_mutex_unlock (&self->tx_lock);
 }
 
 static gboolean
@@ -587,6 +648,10 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->next_free_mono = 0;
   self->last_post = GST_CLOCK_TIME_NONE;
   g_atomic_int_set (&self->flushing, 0);
+  self->tx_stop = FALSE;
+  g_clear_error (&self->tx_error);
+  self->tx_thread = g_thread_new ("st2022sink-tx", gst_st2022_sink_tx_thread,
+      self);
   return TRUE;
 
   /* ERRORS */
@@ -606,6 +671,15 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
+  if (self->tx_thread) {
+    g_mutex_lock (&self->tx_lock);
+    self->tx_stop = TRUE;
+    g_cond_broadcast (&self->tx_cond);
+    g_mutex_unlock (&self->tx_lock);
+    g_thread_join (self->tx_thread);
+    self->tx_thread = NULL;
+  }
+  g_clear_error (&self->tx_error);
   g_clear_pointer (&self->t, vmi_transport_close);
   gst_st2022_sink_free_frame_state (self);
   return TRUE;
@@ -617,6 +691,9 @@ gst_st2022_sink_unlock (GstBaseSink * bsink)
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
   g_atomic_int_set (&self->flushing, 1);
+  g_mutex_lock (&self->tx_lock);
+  g_cond_broadcast (&self->tx_cond);
+  g_mutex_unlock (&self->tx_lock);
   return TRUE;
 }
 
@@ -676,8 +753,10 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   GST_DEBUG_OBJECT (self, "sending %" GST_PTR_FORMAT " as %s", caps,
       fmt->name);
 
-  /* a format change mid-stream keeps the RTP sequence, FRCount and video
-   * timestamp running, as one sender would */
+  /* frames of the old format leave first; then a format change mid-stream
+   * keeps the RTP sequence, FRCount and video timestamp running, as one
+   * sender would */
+  gst_st2022_sink_drain (self);
   st2022_packetizer_config_init (&cfg);
   cfg.payload_type = self->payload_type;
   cfg.ssrc = self->cur_ssrc;
@@ -690,16 +769,22 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   }
 
   gst_st2022_sink_free_frame_state (self);
+  g_mutex_lock (&self->tx_lock);
   self->vinfo = info;
   self->fmt = fmt;
   self->pixfmt = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210 ?
       ST2022_PIXEL_V210 : ST2022_PIXEL_UYVP;
   self->writer = st2022_raster_writer_new (fmt);
   self->pkt = st2022_packetizer_new (fmt, &cfg);
-  if (self->writer == NULL || self->pkt == NULL)
+  if (self->writer == NULL || self->pkt == NULL) {
+    g_mutex_unlock (&self->tx_lock);
     goto core_failed;
+  }
   self->raster_size = fmt->frame_bytes;
-  self->raster = g_malloc (self->raster_size);
+  for (i = 0; i < N_JOBS; i++)
+    self->jobs[i].raster = g_malloc (self->raster_size);
+  self->period = gst_util_uint64_scale_int (GST_SECOND,
+      GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
   n = fmt->datagrams_per_frame;
   self->n_dgrams = n;
   self->pkts = g_new0 (St2022Datagram, n);
@@ -711,6 +796,7 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   }
   self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+  g_mutex_unlock (&self->tx_lock);
   return TRUE;
 
   /* ERRORS */
@@ -783,8 +869,10 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
 
   /* before the base class posts EOS, so applications see the final
    * counters first */
-  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+    gst_st2022_sink_drain (self);
     gst_st2022_sink_post_stats (self);
+  }
 
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
@@ -835,40 +923,160 @@ pace_until (gint64 deadline_ns)
   while (mono_now () < deadline_ns);
 }
 
+/* Sends one frame's datagrams, spread evenly from job->start_mono over the
+ * frame period when paced. Transmit thread. */
+static void
+gst_st2022_sink_send_frame (GstSt2022Sink * self, GstSt2022SinkJob * job)
+{
+  GError *err = NULL;
+  guint i, k, n, batch, sent = 0;
+  guint64 bytes = 0;
+  gint64 period = self->period;
+  int rc;
+
+  rc = st2022_packetizer_begin_frame (self->pkt, job->raster,
+      self->raster_size, job->rtp);
+  if (rc == ST2022_OK)
+    rc = st2022_packetizer_next (self->pkt, self->pkts, self->n_dgrams);
+  if (rc < 0) {
+    g_set_error (&err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+        "ST 2022-6 packetizing failed: %s", st2022_result_to_string (rc));
+    goto failed;
+  }
+  n = rc;
+  for (i = 0; i < n; i++) {
+    self->iov[2 * i].iov_base = self->pkts[i].header;
+    self->iov[2 * i].iov_len = self->pkts[i].header_len;
+    self->iov[2 * i + 1].iov_base = (gpointer) self->pkts[i].payload;
+    self->iov[2 * i + 1].iov_len = self->pkts[i].payload_len;
+  }
+
+  /* one deadline per batch of ~PACING_BATCH_NS of the frame period */
+  batch = job->paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS /
+          period)) : n;
+  for (i = 0; i < n; i += sent) {
+    guint count = MIN (batch, n - i);
+
+    if (G_UNLIKELY (g_atomic_int_get (&self->flushing)))
+      break;
+    if (job->paced)
+      pace_until (job->start_mono + (gint64) ((guint64) period * i / n));
+    rc = vmi_transport_send_burst (self->t, &self->dgrams[i], count, &err);
+    if (rc < 0)
+      break;
+    sent = rc;
+    for (k = i; k < i + sent; k++)
+      bytes += self->pkts[k].header_len + self->pkts[k].payload_len;
+  }
+
+  GST_OBJECT_LOCK (self);
+  self->stats.packets += i;
+  self->stats.bytes += bytes;
+  if (i == n)
+    self->stats.frames++;
+  GST_OBJECT_UNLOCK (self);
+  if (rc < 0)
+    goto failed;
+  return;
+
+failed:
+  g_mutex_lock (&self->tx_lock);
+  if (self->tx_error == NULL)
+    self->tx_error = err;
+  else
+    g_clear_error (&err);
+  g_mutex_unlock (&self->tx_lock);
+}
+
+static gpointer
+gst_st2022_sink_tx_thread (gpointer data)
+{
+  GstSt2022Sink *self = data;
+
+  /* precise wake-ups for pacing: this thread only sleeps to pace */
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  /* Real-time priority where allowed (root, CAP_SYS_NICE, rtprio limit): a
+   * busy machine then delays other work rather than our datagrams. The
+   * thread sleeps between batches, so it cannot starve the system. */
+  {
+    struct sched_param sp = { .sched_priority = 10 };
+    if (pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp) != 0)
+      GST_DEBUG_OBJECT (self, "no real-time priority for the transmit thread");
+  }
+
+  g_mutex_lock (&self->tx_lock);
+  while (!self->tx_stop) {
+    GstSt2022SinkJob *job = g_queue_pop_head (&self->tx_queue);
+
+    if (job == NULL) {
+      g_cond_wait (&self->tx_cond, &self->tx_lock);
+      continue;
+    }
+    g_mutex_unlock (&self->tx_lock);
+    if (!g_atomic_int_get (&self->flushing))
+      gst_st2022_sink_send_frame (self, job);
+    g_mutex_lock (&self->tx_lock);
+    job->busy = FALSE;
+    g_cond_broadcast (&self->tx_cond);
+  }
+  g_mutex_unlock (&self->tx_lock);
+  return NULL;
+}
+
 static GstFlowReturn
 gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
   GstVideoFrame frame;
   GstClockTime rt = GST_CLOCK_TIME_NONE, period;
+  GstSt2022SinkJob *job = NULL;
   GstSt2022Meta *meta;
   GstClock *clock;
   GstFlowReturn ret = GST_FLOW_OK;
   GError *err = NULL;
   gint64 start_mono, now;
   guint32 rtp;
-  guint i, k, n, batch, sent = 0;
-  guint64 bytes = 0;
+  guint i;
   gboolean paced;
   int rc;
 
   if (G_UNLIKELY (self->fmt == NULL))
     goto not_negotiated;
 
+  /* a free raster: the transmit thread frees one per frame period */
+  g_mutex_lock (&self->tx_lock);
+  for (;;) {
+    if (self->tx_error) {
+      err = self->tx_error;
+      self->tx_error = NULL;
+      break;
+    }
+    if (g_atomic_int_get (&self->flushing))
+      break;
+    for (i = 0; i < N_JOBS && job == NULL; i++)
+      if (!self->jobs[i].busy)
+        job = &self->jobs[i];
+    if (job)
+      break;
+    g_cond_wait (&self->tx_cond, &self->tx_lock);
+  }
+  g_mutex_unlock (&self->tx_lock);
+  if (err)
+    goto send_failed;
+  if (job == NULL)
+    return GST_FLOW_FLUSHING;
+
   if (!gst_video_frame_map (&frame, &self->vinfo, buffer, GST_MAP_READ))
     goto map_failed;
-
   /* the raster first: it costs the same whether we then wait or not */
-  rc = st2022_raster_writer_write (self->writer, self->raster,
+  rc = st2022_raster_writer_write (self->writer, job->raster,
       self->raster_size, self->pixfmt, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
   gst_video_frame_unmap (&frame);
   if (rc != ST2022_OK)
     goto raster_failed;
 
-  period = gst_util_uint64_scale_int (GST_SECOND,
-      GST_VIDEO_INFO_FPS_D (&self->vinfo), GST_VIDEO_INFO_FPS_N (&self->vinfo));
-
+  period = self->period;
   if (GST_BUFFER_PTS_IS_VALID (buffer))
     rt = gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME,
         GST_BUFFER_PTS (buffer));
@@ -889,24 +1097,12 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   self->last_rtp = rtp;
   self->have_last_rtp = TRUE;
 
-  rc = st2022_packetizer_begin_frame (self->pkt, self->raster,
-      self->raster_size, rtp);
-  if (rc == ST2022_OK)
-    rc = st2022_packetizer_next (self->pkt, self->pkts, self->n_dgrams);
-  if (rc < 0)
-    goto raster_failed;
-  n = rc;
-  for (i = 0; i < n; i++) {
-    self->iov[2 * i].iov_base = self->pkts[i].header;
-    self->iov[2 * i].iov_len = self->pkts[i].header_len;
-    self->iov[2 * i + 1].iov_base = (gpointer) self->pkts[i].payload;
-    self->iov[2 * i + 1].iov_len = self->pkts[i].payload_len;
-  }
-
   paced = self->pacing == GST_ST2022_PACING_SOFTWARE;
   start_mono = mono_now ();
+  GST_OBJECT_LOCK (self);
   clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
       : NULL;
+  GST_OBJECT_UNLOCK (self);
   if (paced && clock && gst_base_sink_get_sync (bsink)
       && GST_CLOCK_TIME_IS_VALID (rt)) {
     GstClockTime target, margin = 2 * GST_MSECOND;
@@ -914,7 +1110,7 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     GstClockTime base, clock_now;
 
     /* coarse wait in the base class (handles PAUSED and flushing), then
-     * the last bit by ourselves */
+     * the last bit in the transmit thread */
     ret = gst_base_sink_wait (bsink, rt > margin ? rt - margin : 0, &jitter);
     if (ret != GST_FLOW_OK)
       goto out;
@@ -942,44 +1138,18 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     GST_OBJECT_LOCK (self);
     self->stats.frames_late++;
     GST_OBJECT_UNLOCK (self);
-    start_mono = now;
-  }
-
-  /* one deadline per batch of ~PACING_BATCH_NS of the frame period */
-  batch = paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS / period)) :
-      n;
-  if (paced)
-    prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-
-  for (i = 0; i < n; i += sent) {
-    guint count = MIN (batch, n - i);
-
-    if (G_UNLIKELY (g_atomic_int_get (&self->flushing))) {
-      ret = GST_FLOW_FLUSHING;
-      break;
-    }
-    if (paced)
-      pace_until (start_mono + (gint64) ((guint64) period * i / n));
-
-    rc = vmi_transport_send_burst (self->t, &self->dgrams[i], count, &err);
-    if (rc < 0)
-      break;
-    sent = rc;
-    for (k = i; k < i + sent; k++)
-      bytes += self->pkts[k].header_len + self->pkts[k].payload_len;
+    start_mono = MAX (now, self->next_free_mono);
   }
   self->next_free_mono = start_mono + period;
 
-  GST_OBJECT_LOCK (self);
-  self->stats.packets += i;
-  self->stats.bytes += bytes;
-  if (i == n)
-    self->stats.frames++;
-  GST_OBJECT_UNLOCK (self);
-  if (rc < 0)
-    goto send_failed;
-  if (ret != GST_FLOW_OK)
-    goto out;
+  job->rtp = rtp;
+  job->start_mono = start_mono;
+  job->paced = paced;
+  g_mutex_lock (&self->tx_lock);
+  job->busy = TRUE;
+  g_queue_push_tail (&self->tx_queue, job);
+  g_cond_broadcast (&self->tx_cond);
+  g_mutex_unlock (&self->tx_lock);
 
   if (self->stats_interval > 0 && clock) {
     GstClockTime cnow = gst_clock_get_time (clock);
@@ -1019,7 +1189,6 @@ send_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("%s", err->message), (NULL));
     g_clear_error (&err);
-    ret = GST_FLOW_ERROR;
-    goto out;
+    return GST_FLOW_ERROR;
   }
 }

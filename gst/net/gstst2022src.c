@@ -66,11 +66,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define DEFAULT_PROP_DROP_CORRUPTED FALSE
 #define DEFAULT_PROP_STATS_INTERVAL 1000
 
-/* datagrams per recvmmsg() */
+/* datagrams per recv_burst() */
 #define RX_BURST 64
-/* room for any datagram: longer ones are invalid anyway, but must be seen
- * whole to be counted as such rather than truncated into looking valid */
-#define RX_SLOT_SIZE 2048
 /* how long the stream may pause before a frame still waiting for its end
  * is given up and pushed (frame periods) */
 #define IDLE_FLUSH_FRAMES 8
@@ -127,7 +124,6 @@ struct _GstSt2022Src
   /* streaming state */
   VmiTransport *t;
   St2022Depacketizer *depay;
-  guint8 *rx_mem;
   VmiRxSlot rx[RX_BURST];
   GstSt2022SrcSlot slots[N_SLOTS];
   GQueue out;                   /* finished frames, oldest first */
@@ -560,6 +556,28 @@ gst_st2022_src_eos_probe (GstPad * pad, GstPadProbeInfo * info,
   return GST_PAD_PROBE_OK;
 }
 
+/* A frame of the stream that will not be pushed, told the GStreamer way
+ * (as live sources do) besides the counters. */
+static void
+gst_st2022_src_post_qos (GstSt2022Src * self, GstClockTime arrival)
+{
+  GstClockTime base = gst_element_get_base_time (GST_ELEMENT (self));
+  GstClockTime rt = GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= base ?
+      arrival - base : GST_CLOCK_TIME_NONE;
+  GstClockTime dur = self->stream_fmt ? gst_util_uint64_scale_int (GST_SECOND,
+      self->stream_fmt->fps_d, self->stream_fmt->fps_n) : GST_CLOCK_TIME_NONE;
+  GstMessage *msg = gst_message_new_qos (GST_OBJECT (self), TRUE, rt, rt, rt,
+      dur);
+  guint64 dropped;
+
+  GST_OBJECT_LOCK (self);
+  dropped = self->stats.frames_dropped;
+  GST_OBJECT_UNLOCK (self);
+  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, self->frames_pushed,
+      dropped + 1);
+  gst_element_post_message (GST_ELEMENT (self), msg);
+}
+
 /* --- depacketizer callbacks (streaming thread, inside push) ------------- */
 
 static GstSt2022SrcSlot *
@@ -624,6 +642,7 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   if (fret != GST_FLOW_OK) {
     GST_LOG_OBJECT (self, "no free output frame (%s): frame dropped",
         gst_flow_get_name (fret));
+    gst_st2022_src_post_qos (self, GST_CLOCK_TIME_NONE);
     return FALSE;
   }
   if (!gst_video_frame_map (&slot->frame, &self->vinfo, buf, GST_MAP_WRITE)) {
@@ -707,6 +726,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
     if (self->drop_corrupted) {
       self->dropped_corrupted++;
       release_slot (self, slot);
+      gst_st2022_src_post_qos (self, info->first_arrival_ns);
       return;
     }
     if (self->v210) {
@@ -798,7 +818,6 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   VmiTransportConfig cfg = { 0 };
   GstSt2022Transport transport;
-  guint i;
 
   GST_OBJECT_LOCK (self);
   transport = self->transport;
@@ -830,11 +849,6 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
         (NULL));
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
-  self->rx_mem = g_malloc (RX_BURST * RX_SLOT_SIZE);
-  for (i = 0; i < RX_BURST; i++) {
-    self->rx[i].data = self->rx_mem + i * RX_SLOT_SIZE;
-    self->rx[i].size = RX_SLOT_SIZE;
-  }
   self->fmt = NULL;
   self->stream_fmt = NULL;
   self->flow_error = GST_FLOW_OK;
@@ -865,7 +879,6 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   g_queue_clear_full (&self->out, (GDestroyNotify) gst_buffer_unref);
   gst_clear_buffer (&self->prev);
   g_clear_pointer (&self->prev_raster, g_free);
-  g_clear_pointer (&self->rx_mem, g_free);
   self->fmt = NULL;
   return TRUE;
 }

@@ -33,8 +33,16 @@
 #define UDP_SEGMENT 103
 #endif
 
-/* recvmmsg() vector size: one call drains up to this many datagrams. */
+/* sendmmsg() vector size */
 #define VMI_SOCKET_MAX_BURST 256
+/* recvmmsg(): messages per call and room for each; with UDP GRO one
+ * message holds up to 64 datagrams of one sender burst */
+#define VMI_SOCKET_RX_MSGS 32
+#define VMI_SOCKET_RX_SIZE 65536
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
 /* UDP GSO: datagrams per super-datagram (kernel limits: 64 segments and
  * 64 KiB; 32 x 1400 B fits both) */
 #define VMI_SOCKET_GSO_SEGS 32
@@ -63,8 +71,19 @@ typedef struct
     char buf[CMSG_SPACE (sizeof (guint16))];
     struct cmsghdr align;
   } gso_cmsg[VMI_SOCKET_MAX_BURST];
-  struct iovec rx_iov[VMI_SOCKET_MAX_BURST];
-  struct sockaddr_storage rx_from[VMI_SOCKET_MAX_BURST];
+
+  /* receive side: messages of the last recvmmsg() not handed out yet */
+  guint8 *rx_mem;
+  struct mmsghdr rx_msgs[VMI_SOCKET_RX_MSGS];
+  struct iovec rx_iov[VMI_SOCKET_RX_MSGS];
+  struct sockaddr_storage rx_from[VMI_SOCKET_RX_MSGS];
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } rx_cmsg[VMI_SOCKET_RX_MSGS];
+  guint rx_count, rx_msg;       /* messages received, next one to hand out */
+  gsize rx_off;                 /* offset of the next datagram in rx_msg */
 } VmiSocketTransport;
 
 G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
@@ -235,6 +254,11 @@ vmi_socket_open (const VmiTransportConfig * cfg, GError ** error)
     }
     if (g_unix_set_fd_nonblocking (s->fd, TRUE, NULL) == FALSE)
       goto socket_failed;
+    /* UDP GRO: a burst of datagrams from one sender arrives as one message
+     * (split again below), one trip through the stack instead of one per
+     * datagram. Older kernels say no: then one datagram per message. */
+    setsockopt (s->fd, SOL_UDP, UDP_GRO, &one, sizeof (one));
+    s->rx_mem = g_malloc ((gsize) VMI_SOCKET_RX_MSGS * VMI_SOCKET_RX_SIZE);
   }
   return &s->parent;
 
@@ -295,6 +319,7 @@ vmi_socket_close (VmiTransport * t)
     close (s->fd);
   if (s->wake_fd >= 0)
     close (s->wake_fd);
+  g_free (s->rx_mem);
   g_free (s);
 }
 
@@ -424,33 +449,81 @@ vmi_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
   return done;
 }
 
+/* Hands out datagrams of the messages already received. */
+static guint
+rx_take (VmiSocketTransport * s, VmiRxSlot * slots, guint n)
+{
+  guint got = 0;
+
+  while (got < n && s->rx_msg < s->rx_count) {
+    struct mmsghdr *m = &s->rx_msgs[s->rx_msg];
+    const struct sockaddr_storage *from = &s->rx_from[s->rx_msg];
+    gsize len = m->msg_len, seg = len;
+    struct cmsghdr *c;
+
+    for (c = CMSG_FIRSTHDR (&m->msg_hdr); c; c = CMSG_NXTHDR (&m->msg_hdr, c))
+      if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+        int g;
+        memcpy (&g, CMSG_DATA (c), sizeof (g));
+        if (g > 0)
+          seg = g;
+      }
+    slots[got].data = (const guint8 *) s->rx_iov[s->rx_msg].iov_base +
+        s->rx_off;
+    slots[got].len = MIN (seg, len - s->rx_off);
+    slots[got].src_ipv4 = from->ss_family == AF_INET ?
+        ((const struct sockaddr_in *) from)->sin_addr.s_addr : 0;
+    s->rx_off += slots[got].len;
+    got++;
+    if (s->rx_off >= len) {
+      s->rx_msg++;
+      s->rx_off = 0;
+    }
+  }
+  return got;
+}
+
+static int
+rx_fill (VmiSocketTransport * s)
+{
+  guint i;
+  int rc;
+
+  for (i = 0; i < VMI_SOCKET_RX_MSGS; i++) {
+    struct msghdr *h = &s->rx_msgs[i].msg_hdr;
+    s->rx_iov[i].iov_base = s->rx_mem + (gsize) i * VMI_SOCKET_RX_SIZE;
+    s->rx_iov[i].iov_len = VMI_SOCKET_RX_SIZE;
+    h->msg_name = &s->rx_from[i];
+    h->msg_namelen = sizeof (s->rx_from[i]);
+    h->msg_iov = &s->rx_iov[i];
+    h->msg_iovlen = 1;
+    h->msg_control = s->rx_cmsg[i].buf;
+    h->msg_controllen = sizeof (s->rx_cmsg[i].buf);
+    h->msg_flags = 0;
+  }
+  rc = recvmmsg (s->fd, s->rx_msgs, VMI_SOCKET_RX_MSGS, MSG_DONTWAIT, NULL);
+  if (rc > 0) {
+    s->rx_count = rc;
+    s->rx_msg = 0;
+    s->rx_off = 0;
+  }
+  return rc;
+}
+
 static gint
 vmi_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     gint64 timeout_us, GError ** error)
 {
   VmiSocketTransport *s = (VmiSocketTransport *) t;
-  guint i;
   int rc;
 
-  n = MIN (n, VMI_SOCKET_MAX_BURST);
-  for (i = 0; i < n; i++) {
-    struct msghdr *h = &s->msgs[i].msg_hdr;
-    s->rx_iov[i].iov_base = slots[i].data;
-    s->rx_iov[i].iov_len = slots[i].size;
-    h->msg_name = &s->rx_from[i];
-    h->msg_namelen = sizeof (s->rx_from[i]);
-    h->msg_iov = &s->rx_iov[i];
-    h->msg_iovlen = 1;
-    h->msg_control = NULL;
-    h->msg_controllen = 0;
-    h->msg_flags = 0;
-    slots[i].len = 0;
-  }
+  if (s->rx_msg < s->rx_count)
+    return rx_take (s, slots, n);
 
   for (;;) {
     struct pollfd pfd[2];
 
-    rc = recvmmsg (s->fd, s->msgs, n, MSG_DONTWAIT, NULL);
+    rc = rx_fill (s);
     if (rc > 0)
       break;
     if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
@@ -475,21 +548,14 @@ vmi_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
       return 0;
     }
     /* only retry once per timeout slice: a spurious wakeup returns 0 */
-    rc = recvmmsg (s->fd, s->msgs, n, MSG_DONTWAIT, NULL);
+    rc = rx_fill (s);
     if (rc > 0)
       break;
     if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
       goto recv_failed;
     return 0;
   }
-
-  for (i = 0; i < (guint) rc; i++) {
-    const struct sockaddr_storage *from = &s->rx_from[i];
-    slots[i].len = s->msgs[i].msg_len;
-    slots[i].src_ipv4 = from->ss_family == AF_INET ?
-        ((const struct sockaddr_in *) from)->sin_addr.s_addr : 0;
-  }
-  return rc;
+  return rx_take (s, slots, n);
 
   /* ERRORS */
 recv_failed:

@@ -82,12 +82,13 @@ typedef struct
   guint n_iov;
 } VmiTxDatagram;
 
-/* One receive slot: the caller's memory; the transport fills len (0 when
- * the slot was not used) and the source address of the datagram. */
+/* One received datagram, in the transport's memory (a socket buffer, a
+ * packet ring, an mbuf): valid until the next recv_burst() or close(), so
+ * transports that receive in place (DPDK) hand datagrams over without a
+ * copy. */
 typedef struct
 {
-  guint8 *data;
-  gsize size;
+  const guint8 *data;
   gsize len;
   guint32 src_ipv4;             /* network byte order, 0 when not IPv4 */
 } VmiRxSlot;
@@ -109,9 +110,9 @@ typedef struct
   gint (*send_burst) (VmiTransport * t, const VmiTxDatagram * dgrams, guint n,
       GError ** error);
 
-  /* Receives up to @n datagrams into @slots, waiting at most @timeout_us
-   * (-1 forever, 0 poll) for the first one. Returns the number received, 0
-   * on timeout or wakeup, -1 with @error set on failure. */
+  /* Receives up to @n datagrams, filling @slots, waiting at most
+   * @timeout_us (-1 forever, 0 poll) for the first one. Returns the number
+   * received, 0 on timeout or wakeup, -1 with @error set on failure. */
   gint (*recv_burst) (VmiTransport * t, VmiRxSlot * slots, guint n,
       gint64 timeout_us, GError ** error);
 

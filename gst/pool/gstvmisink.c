@@ -550,8 +550,9 @@ listen_failed:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not listen on socket \"%s\".", path),
-        ("%s. Check that the directory exists and is writable, and that the "
-            "path is not an existing non-socket file.", g_strerror (-fd)));
+        ("%s. Check that the directory exists and is writable, that the "
+            "path is not an existing non-socket file and that no other "
+            "vmisink is serving it.", g_strerror (-fd)));
     g_free (path);
     return FALSE;
   }

@@ -311,8 +311,9 @@ fill_addr (struct sockaddr_un *addr, const char *path)
 /**
  * vmi_socket_listen:
  * Creates a SEQPACKET listening socket at @path with file mode @mode,
- * replacing a stale socket file left by a dead producer (but never another
- * kind of file). Returns the fd or -errno.
+ * replacing a stale socket file left by a dead producer, but never another
+ * kind of file (-EEXIST) nor a socket a live producer listens on
+ * (-EADDRINUSE). Returns the fd or -errno.
  */
 int
 vmi_socket_listen (const char *path, mode_t mode)
@@ -326,6 +327,12 @@ vmi_socket_listen (const char *path, mode_t mode)
   if (lstat (path, &st) == 0) {
     if (!S_ISSOCK (st.st_mode))
       return -EEXIST;
+    /* a socket someone still listens on belongs to a running producer */
+    fd = vmi_socket_connect (path);
+    if (fd >= 0) {
+      close (fd);
+      return -EADDRINUSE;
+    }
     unlink (path);
   }
 

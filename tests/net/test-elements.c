@@ -196,20 +196,21 @@ check_outputs (Receiver * r, const RefFormat * f, guint8 ** pics,
 }
 
 static void
-round_trip (const RefFormat * f, const gchar * in_format,
-    const gchar * out_format)
+round_trip_at (const RefFormat * f, const gchar * in_format,
+    const gchar * out_format, const gchar * rx_addr, const gchar * tx_host)
 {
   const guint N = 4;
   guint16 port = net_test_port ();
   guint8 **pics = make_pictures (f, N, port);
-  gchar *props = g_strdup_printf ("port=%u", port);
+  gchar *props = g_strdup_printf ("port=%u address=%s", port, rx_addr);
+  gchar *sprops = g_strdup_printf ("port=%u host=%s", port, tx_host);
   GstStructure *sstats, *rstats;
   Receiver r;
   Sender s;
   guint k;
 
   receiver_start (&r, props, N, out_format);
-  sender_start (&s, f, in_format, props);
+  sender_start (&s, f, in_format, sprops);
   for (k = 0; k < N; k++)
     sender_push (&s, k, pics[k]);
   sstats = sender_finish (&s);
@@ -228,7 +229,22 @@ round_trip (const RefFormat * f, const gchar * in_format,
   receiver_clear (&r);
   free_pictures (pics, N);
   g_free (props);
+  g_free (sprops);
 }
+
+static void
+round_trip (const RefFormat * f, const gchar * in_format,
+    const gchar * out_format)
+{
+  round_trip_at (f, in_format, out_format, "0.0.0.0", "127.0.0.1");
+}
+
+GST_START_TEST (test_round_trip_ipv6)
+{
+  round_trip_at (&ref_720p5994, "UYVP", "UYVP", "::", "::1");
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_round_trip_1080i5994)
 {
@@ -805,6 +821,7 @@ elements_suite (void)
   tcase_add_test (tc, test_round_trip_1080i5994);
   tcase_add_test (tc, test_round_trip_1080i50_v210);
   tcase_add_test (tc, test_round_trip_720p5994_mixed);
+  tcase_add_test (tc, test_round_trip_ipv6);
   tcase_add_test (tc, test_relay_loss_reorder_duplicate_garbage);
   tcase_add_test (tc, test_multicast_netns);
   tcase_add_test (tc, test_multicast_ssm_netns);

@@ -424,6 +424,68 @@ GST_START_TEST (test_gap_frame)
 
 GST_END_TEST;
 
+/* Algorithm 1's exact command sequence (thesis p. 73, lines 3-19) on
+ * small numbers where every branch is taken: wait(n_min) when n_max < s <
+ * n_max + n_min, wait(n_max) from s = n_max + n_min on (the boundary
+ * included), wait(floor s) below, with the fraction carried. Send times
+ * alone cannot tell these apart. */
+GST_START_TEST (test_command_sequence_exact)
+{
+  static const struct
+  {
+    guint64 num, den;
+    const gint seq[10];         /* > 0 send of that size, < 0 wait of -n */
+  } cases[] = {
+    /* s = 25: middle branch, then the floor */
+    {125, 1, {100, -10, -15, 100, -10, -15, 100, -10, -15, 100}},
+    /* s = 31 = n_max + n_min: n_max first */
+    {131, 1, {100, -21, -10, 100, -21, -10, 100, -21, -10, 100}},
+    /* s = 25.5: the half carries into every second period */
+    {251, 2, {100, -10, -15, 100, -10, -16, 100, -10, -15, 100}},
+  };
+  guint c, k;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    VmiPacer p;
+
+    fail_unless_equals_int (vmi_pacer_init_free_running (&p, 10, 21, 100,
+            cases[c].num, cases[c].den), VMI_PACE_OK);
+    for (k = 0; k < G_N_ELEMENTS (cases[c].seq); k++) {
+      guint32 n = 0;
+      VmiPaceCmd cmd = vmi_pacer_next (&p, &n);
+      gint want = cases[c].seq[k];
+
+      fail_unless_equals_int (cmd, want > 0 ? VMI_PACE_CMD_SEND :
+          VMI_PACE_CMD_WAIT);
+      fail_unless_equals_int (n, ABS (want));
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* ST 2110-21 limits at a rate where each divisor decides the floor:
+ * 431000 packets/s: 9.98 (43200), 15.96 (27000), 19.95 (21600), 1436.7
+ * (300) */
+GST_START_TEST (test_limits_exact)
+{
+  VmiTimingLimits l;
+
+  vmi_timing_limits (431000.0, &l);
+  fail_unless_equals_int (l.cmax_narrow, 9);
+  fail_unless_equals_int (l.vrx_narrow, 15);
+  fail_unless_equals_int (l.cmax_wide, 19);
+  fail_unless_equals_int (l.vrx_wide, 1436);
+  /* the floors of the standard below */
+  vmi_timing_limits (1000.0, &l);
+  fail_unless_equals_int (l.cmax_narrow, 4);
+  fail_unless_equals_int (l.vrx_narrow, 8);
+  fail_unless_equals_int (l.cmax_wide, 16);
+  fail_unless_equals_int (l.vrx_wide, 720);
+}
+
+GST_END_TEST;
+
 /* analyzer maths on sequences with known answers */
 GST_START_TEST (test_analysis_known)
 {
@@ -551,6 +613,8 @@ pacing_core_suite (void)
   tcase_add_test (tc, test_freq_ctl);
   tcase_add_test (tc, test_gap_frame);
   tcase_add_test (tc, test_analysis_known);
+  tcase_add_test (tc, test_command_sequence_exact);
+  tcase_add_test (tc, test_limits_exact);
   tcase_add_test (tc, test_seq_stats);
   return s;
 }

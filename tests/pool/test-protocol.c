@@ -389,6 +389,8 @@ GST_START_TEST (test_listen_connect)
   c = vmi_socket_connect (path);
   fail_unless (c >= 0);
   close (c);
+  /* a live producer's socket is not taken over */
+  fail_unless_equals_int (vmi_socket_listen (path, 0600), -EADDRINUSE);
   close (l);
 
   /* a stale socket is replaced, with the requested mode */

@@ -390,6 +390,23 @@ GST_START_TEST (test_header_bytes)
   fail_unless (memcmp (b, want, 24) == 0);
   fail_unless_equals_int (st2022_header_pack (NULL, b, 24),
       ST2022_ERROR_INVALID_ARGUMENT);
+
+  /* CF bit 3 sits in byte 2 bit 0, apart from CF[2:0] (no table format
+   * uses CF >= 8, so only a packed value shows the split); the parser
+   * reads it back and rejects it */
+  h.cf = 0xd;
+  h.fec = 0;
+  fail_unless_equals_int (st2022_header_pack (&h, b, 24), ST2022_OK);
+  fail_unless_equals_int (b[14], 0x81);
+  fail_unless_equals_int (b[15], 0xa0);
+  {
+    guint8 dg[1400] = { 0, };
+    St2022Header p;
+    memcpy (dg, b, 24);
+    fail_unless_equals_int (st2022_header_parse (dg, 1400, &p, NULL),
+        ST2022_ERROR_BAD_CF);
+    fail_unless_equals_int (p.cf, 0xd);
+  }
 }
 
 GST_END_TEST;

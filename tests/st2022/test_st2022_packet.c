@@ -748,6 +748,47 @@ GST_START_TEST (test_mid_stream_start)
 
 GST_END_TEST;
 
+/* Joining mid-frame when that frame's marker is lost: only the FRCount
+ * change at the next frame shows the guessed start wrong.  The guess must
+ * be aborted there (not delivered as a frame of misplaced data); the frame
+ * that follows cannot be placed (its first datagram does not follow the
+ * previous one) and is discarded until its marker; the one after is exact. */
+GST_START_TEST (test_mid_stream_start_lost_marker)
+{
+  Stream s;
+  Ctx c;
+  St2022Depacketizer *d;
+  guint i, N;
+  St2022DepacketizerStats st;
+
+  stream_make (&s, "720p60", 3, 300, 10);
+  N = s.N;
+  ctx_init (&c, ST2022_TARGET_RASTER);
+  d = st2022_depacketizer_new (&callbacks, &c);
+  for (i = 100; i < 3 * N; i++) {
+    if (i == N - 1)
+      continue;                 /* frame 0's marker */
+    push (d, DG (&s, 0, i));
+  }
+  fail_unless_equals_int (c.frames->len, 2);
+  fail_unless (FRAME (&c, 0)->aborted);
+  fail_unless_equals_int (FRAME (&c, 0)->frcount, 10);
+  fail_unless (!FRAME (&c, 1)->aborted && FRAME (&c, 1)->complete);
+  fail_unless_equals_int (FRAME (&c, 1)->frcount, 12);
+  fail_unless_equals_int (FRAME (&c, 1)->first_seq, 300 + 2 * N);
+  check_raster (s.f, c.buf[FRAME (&c, 1)->buf], s.r[2], NULL);
+  st2022_depacketizer_get_stats (d, &st);
+  fail_unless_equals_uint64 (st.frames_aborted, 1);
+  /* aborted guess: its N - 101 datagrams; frame 1: all N while hunting */
+  stats_check (d, 3 * N - 101, 0, 0, 0, 0, 2 * N - 101, 1, 0);
+
+  st2022_depacketizer_free (d);
+  ctx_clear (&c);
+  stream_clear (&s);
+}
+
+GST_END_TEST;
+
 /* A format change mid-stream is reported; frames of both formats arrive */
 GST_START_TEST (test_format_change)
 {
@@ -1208,6 +1249,7 @@ st2022_packet_suite (void)
   tcase_add_test (tc, test_reorder_duplicate);
   tcase_add_test (tc, test_wrap_and_skip);
   tcase_add_test (tc, test_mid_stream_start);
+  tcase_add_test (tc, test_mid_stream_start_lost_marker);
   tcase_add_test (tc, test_format_change);
   tcase_add_test (tc, test_garbage);
   tcase_add_test (tc, test_decline_and_flush);

@@ -1,0 +1,201 @@
+/* gst-vmi: libFuzzer target for st2022_header_parse() and
+ * st2022_depacketizer_push()
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Random bytes almost never pass the header validation, so most datagrams
+ * are built from a small op record (sequence number, FRCount, marker,
+ * format, CF, length and a few raw header bytes) over a valid header: that
+ * drives the depacketizer's sync, reorder, duplicate, expiry, format-change
+ * and abort paths with hostile sequences.  Op 0 feeds raw bytes straight to
+ * the parser.
+ *
+ * Build (clang): -fsanitize=fuzzer,address,undefined; see
+ * tests/st2022/meson.build and docs/st2022-6.md "Fuzzing".
+ */
+
+#include <stdint.h>
+#include <string.h>
+#include "st2022.h"
+
+typedef struct
+{
+  St2022TargetType type;
+  guint8 *buf;
+  gsize size;
+  guint in_flight;
+  guint busy;                   /* slots in use, bit per slot */
+  guint decline;
+} FuzzCtx;
+
+/* Targets of exactly the size the depacketizer demands, so ASan flags any
+ * write past them; kept per format, type and slot across runs (a fresh 3-8
+ * MB allocation per frame would cost most of the fuzzing time). */
+#define N_FORMATS_MAX 32
+static guint8 *buffers[N_FORMATS_MAX][2][2];
+
+static guint
+format_index (const St2022Format * fmt)
+{
+  guint i;
+
+  for (i = 0; i < st2022_format_count (); i++)
+    if (st2022_format_get (i) == fmt)
+      return i;
+  __builtin_trap ();
+}
+
+static gboolean
+fz_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
+    St2022Target * t)
+{
+  FuzzCtx *c = user;
+  gsize stride = fmt->active_bytes;
+  gsize size = c->type == ST2022_TARGET_RASTER ? fmt->frame_bytes :
+      (gsize) (fmt->height - 1) * stride + fmt->active_bytes;
+  guint fi = format_index (fmt), slot;
+
+  if (c->decline && (hdr->seq % c->decline) == 0)
+    return FALSE;
+  /* at most two frames are in flight: the first free slot */
+  for (slot = 0; slot < 2; slot++)
+    if (!(c->busy & (1u << slot)))
+      break;
+  if (slot == 2 || fi >= N_FORMATS_MAX)
+    __builtin_trap ();
+  if (buffers[fi][c->type][slot] == NULL)
+    buffers[fi][c->type][slot] = g_malloc (size);
+  c->busy |= 1u << slot;
+  t->type = c->type;
+  t->data = buffers[fi][c->type][slot];
+  t->size = size;
+  t->stride = stride;
+  t->user_data = GUINT_TO_POINTER (slot);
+  c->in_flight++;
+  return TRUE;
+}
+
+static void
+fz_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
+{
+  FuzzCtx *c = user;
+  guint i, missing = 0;
+
+  /* the missing map must be readable over its whole length and agree with
+   * the counters */
+  for (i = 0; i < info->datagrams; i++)
+    missing += (info->missing_map[i / 32] >> (i % 32)) & 1;
+  if (missing != info->missing || info->received + info->missing !=
+      info->datagrams)
+    __builtin_trap ();
+  if (c->in_flight == 0 || c->in_flight > 2)
+    __builtin_trap ();
+  c->in_flight--;
+  c->busy &= ~(1u << GPOINTER_TO_UINT (t->user_data));
+}
+
+static const St2022DepacketizerCallbacks fz_callbacks = {
+  fz_begin, fz_end, NULL
+};
+
+int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+{
+  static guint8 payload[ST2022_PAYLOAD_SIZE];
+  guint8 dg[ST2022_DATAGRAM_SIZE + 16];
+  FuzzCtx c;
+  St2022Depacketizer *d;
+  St2022DepacketizerStats st;
+  St2022Header parsed;
+  const guint8 *pl;
+  guint64 pushes = 0, invalid = 0;
+  gsize pos = 3;
+
+  if (size < 3)
+    return 0;
+
+  /* the raw input as one datagram: the parser alone */
+  if (st2022_header_parse (data, size, &parsed, &pl) == ST2022_OK) {
+    if (pl != data + parsed.header_len || size - parsed.header_len !=
+        ST2022_PAYLOAD_SIZE)
+      __builtin_trap ();
+  }
+
+  memset (&c, 0, sizeof (c));
+  c.type = data[0] & 1 ? ST2022_TARGET_UYVP : ST2022_TARGET_RASTER;
+  c.decline = (data[0] >> 1) & 7;
+  d = st2022_depacketizer_new (&fz_callbacks, &c);
+  st2022_depacketizer_set_reorder_window (d, 1 + data[1]);
+
+  while (pos < size) {
+    guint op = data[pos++];
+    gsize len;
+
+    if ((op & 7) == 0) {
+      /* raw: next byte is a length (scaled), then that many bytes */
+      if (pos >= size)
+        break;
+      len = (gsize) data[pos++] * 6;
+      if (len > size - pos)
+        len = size - pos;
+      invalid += st2022_depacketizer_push (d, data + pos, len, pushes) < 0;
+      pos += len;
+    } else {
+      /* structured: 8 bytes */
+      St2022Header h;
+      const St2022Format *f;
+      const guint8 *r;
+
+      if (size - pos < 8)
+        break;
+      r = data + pos;
+      pos += 8;
+      f = st2022_format_get (r[0] % (st2022_format_count () + 1));
+      memset (&h, 0, sizeof (h));
+      h.payload_type = 98;
+      h.marker = (op >> 3) & 1;
+      h.seq = (guint16) (r[1] << 8 | r[2]);
+      h.frcount = r[3];
+      h.ssrc = (op >> 4) & 1;
+      h.rtp_ts = r[4];
+      h.f = TRUE;
+      h.cf = (op >> 5) & 1 ? 0 : (f ? f->cf_code : 1);
+      h.vts = (guint32) r[5] << 16 | r[6];
+      if (f) {
+        h.frame = f->frame_code;
+        h.frate = f->frate_code;
+        h.sample = f->sample_code;
+      } else {
+        /* a valid-looking code pair that is not in the table */
+        h.frame = ST2022_FRAME_525I;
+        h.frate = ST2022_FRATE_29_97;
+        h.sample = ST2022_SAMPLE_422_10;
+      }
+      st2022_header_pack (&h, dg, sizeof (dg));
+      len = st2022_header_size (&h);
+      memcpy (dg + len, payload, ST2022_PAYLOAD_SIZE);
+      len += ST2022_PAYLOAD_SIZE;
+      /* op bits 6-7: 0-2 as built, 3 flip one header bit and bend the
+       * length */
+      if ((op >> 6) == 3) {
+        dg[r[7] % 24] ^= 1u << (r[7] >> 5);
+        len = len - 8 + (r[7] & 15);
+      }
+      invalid += st2022_depacketizer_push (d, dg, len, pushes) < 0;
+    }
+    pushes++;
+    if ((op & 7) == 7 && (pushes & 15) == 0)
+      st2022_depacketizer_flush (d);
+  }
+  st2022_depacketizer_flush (d);
+  st2022_depacketizer_get_stats (d, &st);
+  /* every push is either valid or invalid; every accepted frame ended */
+  if (st.packets + st.packets_invalid != pushes || st.packets_invalid != invalid
+      || c.in_flight != 0)
+    __builtin_trap ();
+  st2022_depacketizer_free (d);
+  return 0;
+}
