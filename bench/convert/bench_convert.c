@@ -73,26 +73,6 @@ static const Case cases[] = {
   {"v210->UYVY", VMI_CONV_FORMAT_V210, VMI_CONV_FORMAT_UYVY, "v210", "UYVY"},
 };
 
-static GstVideoFormat
-gst_fmt (VmiConvFormat f)
-{
-  switch (f) {
-    case VMI_CONV_FORMAT_UYVP:
-      return GST_VIDEO_FORMAT_UYVP;
-    case VMI_CONV_FORMAT_V210:
-      return GST_VIDEO_FORMAT_v210;
-    case VMI_CONV_FORMAT_UYVY:
-      return GST_VIDEO_FORMAT_UYVY;
-    case VMI_CONV_FORMAT_Y42B:
-      return GST_VIDEO_FORMAT_Y42B;
-    case VMI_CONV_FORMAT_I420:
-      return GST_VIDEO_FORMAT_I420;
-    case VMI_CONV_FORMAT_NV12:
-      return GST_VIDEO_FORMAT_NV12;
-  }
-  return GST_VIDEO_FORMAT_UNKNOWN;
-}
-
 /* random bytes are valid UYVP and v210 frames */
 static GstBuffer *
 make_frame (const GstVideoInfo * info)
@@ -110,70 +90,41 @@ make_frame (const GstVideoInfo * info)
   return buf;
 }
 
-/* median ms per frame of an element, the input kept referenced (so never
- * converted in place); NAN when the element is missing */
+/* median ms per frame of an element. Not in place: the input is kept
+ * referenced, so never converted in place. In place: every frame is a
+ * fresh writable copy, made before the clock runs. */
 static double
-time_element (const char *desc, const Case * c, GstBuffer * in, guint frames)
+time_element (const char *desc, const Case * c, GstBuffer * in,
+    guint frames, gboolean in_place)
 {
   GstHarness *h = gst_harness_new_parse (desc);
   gchar *in_caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
       "height=%d,framerate=30000/1001", c->in_caps, W, H);
   gchar *out_caps = g_strdup_printf ("video/x-raw,format=%s", c->out_fmt);
-  double *t = g_new (double, frames);
+  double *t = g_new (double, frames), m;
   guint i;
 
   gst_harness_set_src_caps_str (h, in_caps);
   gst_harness_set_sink_caps_str (h, out_caps);
   /* first frame: negotiation, pool, thread start-up */
-  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (in)));
+  gst_buffer_unref (gst_harness_push_and_pull (h, in_place ?
+          gst_buffer_copy_deep (in) : gst_buffer_ref (in)));
   for (i = 0; i < frames; i++) {
+    GstBuffer *feed = in_place ? gst_buffer_copy_deep (in) :
+        gst_buffer_ref (in), *out;
     double t0 = now_ms ();
-    GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    out = gst_harness_push_and_pull (h, feed);
     t[i] = now_ms () - t0;
-    gst_buffer_unref (out);
-  }
-  gst_harness_teardown (h);
-  g_free (in_caps);
-  g_free (out_caps);
-  {
-    double m = median (t, frames);
-    g_free (t);
-    return m;
-  }
-}
-
-/* in place: every frame a fresh writable copy, made before the clock runs */
-static double
-time_element_in_place (const char *desc, const Case * c, GstBuffer * in,
-    guint frames)
-{
-  GstHarness *h = gst_harness_new_parse (desc);
-  gchar *in_caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
-      "height=%d,framerate=30000/1001", c->in_caps, W, H);
-  gchar *out_caps = g_strdup_printf ("video/x-raw,format=%s", c->out_fmt);
-  double *t = g_new (double, frames);
-  guint i;
-
-  gst_harness_set_src_caps_str (h, in_caps);
-  gst_harness_set_sink_caps_str (h, out_caps);
-  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_copy_deep (in)));
-  for (i = 0; i < frames; i++) {
-    GstBuffer *copy = gst_buffer_copy_deep (in), *out;
-    double t0 = now_ms ();
-    out = gst_harness_push_and_pull (h, copy);
-    t[i] = now_ms () - t0;
-    if (out != copy)
+    if (in_place && out != feed)
       g_printerr ("warning: frame %u not converted in place\n", i);
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
   g_free (in_caps);
   g_free (out_caps);
-  {
-    double m = median (t, frames);
-    g_free (t);
-    return m;
-  }
+  m = median (t, frames);
+  g_free (t);
+  return m;
 }
 
 static double
@@ -267,8 +218,11 @@ main (int argc, char **argv)
       VMI_CONV_IMPL_SSSE3, VMI_CONV_IMPL_AVX2
     };
 
-    gst_video_info_set_format (&in_info, gst_fmt (c->in), W, H);
-    gst_video_info_set_format (&out_info, gst_fmt (c->out), W, H);
+    /* the case's caps names are GStreamer's format names */
+    gst_video_info_set_format (&in_info,
+        gst_video_format_from_string (c->in_caps), W, H);
+    gst_video_info_set_format (&out_info,
+        gst_video_format_from_string (c->out_fmt), W, H);
     in = make_frame (&in_info);
     gst_buffer_map (in, &map, GST_MAP_READ);
     dst = g_malloc (out_info.size);
@@ -278,12 +232,12 @@ main (int argc, char **argv)
 
     mc = time_memcpy (copy, map.data, in_info.size, frames);
     vc = time_element ("videoconvert n-threads=1 dither=none", c, in,
-        MAX (frames / 2, 5));
+        MAX (frames / 2, 5), FALSE);
     printf ("%s (input %" G_GSIZE_FORMAT " B, output %" G_GSIZE_FORMAT
         " B)\n", c->name, in_info.size, out_info.size);
     row ("memcpy of the input frame", mc, vc, mc);
     row ("videoconvert n-threads=1 dither=none", vc, vc, mc);
-    t = time_element ("vmi10to8 n-threads=1", c, in, frames);
+    t = time_element ("vmi10to8 n-threads=1", c, in, frames, FALSE);
     row ("vmi10to8 n-threads=1", t, vc, mc);
     /* the goal, on the headline conversion */
     if (ci == 0) {
@@ -291,16 +245,16 @@ main (int argc, char **argv)
       goal_mc = t / mc;
     }
     desc = g_strdup_printf ("vmi10to8 n-threads=%u", ncpu);
-    t = time_element (desc, c, in, frames);
+    t = time_element (desc, c, in, frames, FALSE);
     g_free (desc);
     desc = g_strdup_printf ("vmi10to8 n-threads=%u (0 = auto)", ncpu);
     row (desc, t, vc, mc);
     g_free (desc);
     if (vmi_conv_in_place_possible (c->in, c->out)) {
-      t = time_element_in_place ("vmi10to8 n-threads=1", c, in, frames);
+      t = time_element ("vmi10to8 n-threads=1", c, in, frames, TRUE);
       row ("vmi10to8 n-threads=1, in place", t, vc, mc);
       desc = g_strdup_printf ("vmi10to8 n-threads=%u", ncpu);
-      t = time_element_in_place (desc, c, in, frames);
+      t = time_element (desc, c, in, frames, TRUE);
       g_free (desc);
       desc = g_strdup_printf ("vmi10to8 n-threads=%u, in place", ncpu);
       row (desc, t, vc, mc);

@@ -68,6 +68,29 @@ b_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
     fprintf (stderr, "unexpected incomplete frame\n");
 }
 
+/* ns for the depacketizer to take the second of two frames of datagrams
+ * (the first one syncs it), with the targets @b hands out */
+static guint64
+time_depacketize (Bench * b, const St2022Format * f, const guint8 * dgs)
+{
+  St2022DepacketizerCallbacks cb = { b_begin, b_end, NULL };
+  St2022Depacketizer *d = st2022_depacketizer_new (&cb, b);
+  guint N = f->datagrams_per_frame, fr, i;
+  guint64 t0 = 0, t;
+
+  for (fr = 0; fr < 2; fr++) {
+    const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
+    if (fr == 1)
+      t0 = now_ns ();
+    for (i = 0; i < N; i++)
+      st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
+          ST2022_DATAGRAM_SIZE, 0);
+  }
+  t = now_ns () - t0;
+  st2022_depacketizer_free (d);
+  return t;
+}
+
 /* keeps the compiler from dropping the baseline copies */
 volatile guint8 sink_byte;
 
@@ -143,9 +166,6 @@ main (int argc, char **argv)
   for (r = 0; r < reps; r++) {
     guint64 t0;
     Bench b;
-    St2022DepacketizerCallbacks cb = { b_begin, b_end, NULL };
-    St2022Depacketizer *d;
-    guint fr;
 
     /* raster build */
     t0 = now_ns ();
@@ -173,54 +193,23 @@ main (int argc, char **argv)
     t_mc[r] = now_ns () - t0;
     sink_byte = target[r];
 
-    /* depacketize into a raster; the first frame syncs, the second is
-     * timed */
+    /* depacketize into a raster */
     b.decline = FALSE;
     b.type = ST2022_TARGET_RASTER;
     b.data = target;
     b.size = f->frame_bytes;
     b.stride = 0;
-    d = st2022_depacketizer_new (&cb, &b);
-    for (fr = 0; fr < 2; fr++) {
-      const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
-      if (fr == 1)
-        t0 = now_ns ();
-      for (i = 0; i < N; i++)
-        st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
-            ST2022_DATAGRAM_SIZE, 0);
-    }
-    t_dr[r] = now_ns () - t0;
-    st2022_depacketizer_free (d);
+    t_dr[r] = time_depacketize (&b, f, dgs);
 
     /* depacketize into a UYVP picture */
     b.type = ST2022_TARGET_UYVP;
     b.size = ustride * f->height;
     b.stride = ustride;
-    d = st2022_depacketizer_new (&cb, &b);
-    for (fr = 0; fr < 2; fr++) {
-      const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
-      if (fr == 1)
-        t0 = now_ns ();
-      for (i = 0; i < N; i++)
-        st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
-            ST2022_DATAGRAM_SIZE, 0);
-    }
-    t_du[r] = now_ns () - t0;
-    st2022_depacketizer_free (d);
+    t_du[r] = time_depacketize (&b, f, dgs);
 
     /* the depacketizer's own cost: every frame declined, nothing copied */
     b.decline = TRUE;
-    d = st2022_depacketizer_new (&cb, &b);
-    for (fr = 0; fr < 2; fr++) {
-      const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
-      if (fr == 1)
-        t0 = now_ns ();
-      for (i = 0; i < N; i++)
-        st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
-            ST2022_DATAGRAM_SIZE, 0);
-    }
-    t_dn[r] = now_ns () - t0;
-    st2022_depacketizer_free (d);
+    t_dn[r] = time_depacketize (&b, f, dgs);
 
     /* raster → UYVP picture (reader) */
     t0 = now_ns ();

@@ -44,8 +44,8 @@
 #define UDP_GRO 104
 #endif
 /* UDP GSO: datagrams per super-datagram (kernel limits: 64 segments and
- * 64 KiB; 32 x 1400 B fits both) */
-#define VMI_SOCKET_GSO_SEGS 32
+ * 64 KiB with the IP and UDP headers; 46 x 1400 B fits both) */
+#define VMI_SOCKET_GSO_SEGS 46
 #define VMI_SOCKET_MAX_IOV 8
 
 typedef struct

@@ -11,6 +11,13 @@ int
 st2022_datagram_spans (const St2022Format * fmt, guint index,
     St2022Span spans[2])
 {
+  return st2022_datagram_spans_full (fmt, index, spans, NULL);
+}
+
+int
+st2022_datagram_spans_full (const St2022Format * fmt, guint index,
+    St2022Span spans[2], guint src_offset[2])
+{
   gsize b0, b1, line_start;
   guint line, n = 0;
 
@@ -39,6 +46,8 @@ st2022_datagram_spans (const St2022Format * fmt, guint index,
     spans[n].row = (guint) row;
     spans[n].offset = (guint) (s - a0);
     spans[n].length = (guint) (e - s);
+    if (src_offset)
+      src_offset[n] = (guint) (s - b0);
     n++;
   }
   return (int) n;

@@ -43,7 +43,6 @@ struct _St2022Depacketizer
   guint32 ssrc;
   guint n;                      /* datagrams per frame */
   guint map_words;
-  gint16 *line_row;             /* [total_lines]: row of line (0-based), -1 */
 
   /* sequence extension, relative to the highest seq seen */
   gboolean have_seq;
@@ -104,12 +103,10 @@ st2022_depacketizer_new (const St2022DepacketizerCallbacks * callbacks,
 static void
 free_format_state (St2022Depacketizer * d)
 {
-  g_free (d->line_row);
   g_free (d->slot[0].received);
   g_free (d->slot[1].received);
   g_free (d->done_map);
   g_free (d->missing);
-  d->line_row = NULL;
   d->slot[0].received = d->slot[1].received = NULL;
   d->done_map = d->missing = NULL;
 }
@@ -239,25 +236,20 @@ expire (St2022Depacketizer * d)
 static gboolean
 set_format (St2022Depacketizer * d, const St2022Format * fmt)
 {
-  guint line;
-
   free_format_state (d);
   d->fmt = fmt;
   d->n = fmt->datagrams_per_frame;
   d->map_words = (d->n + 31) / 32;
-  d->line_row = g_try_new (gint16, fmt->total_lines);
   d->slot[0].received = g_try_new0 (guint32, d->map_words);
   d->slot[1].received = g_try_new0 (guint32, d->map_words);
   d->done_map = g_try_new0 (guint32, d->map_words);
   d->missing = g_try_new0 (guint32, d->map_words);
-  if (!d->line_row || !d->slot[0].received || !d->slot[1].received
+  if (!d->slot[0].received || !d->slot[1].received
       || !d->done_map || !d->missing) {
     free_format_state (d);
     d->fmt = NULL;
     return FALSE;
   }
-  for (line = 1; line <= fmt->total_lines; line++)
-    d->line_row[line - 1] = (gint16) st2022_format_line_to_row (fmt, line);
   d->have_done = FALSE;
   return TRUE;
 }
@@ -328,32 +320,20 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
   return s;
 }
 
-/* Copy the active picture bytes of datagram @idx into a UYVP picture */
+/* Copy the active picture bytes of datagram @idx into a UYVP picture:
+ * at most two line segments, blanking bytes dropped */
 static void
 copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
     const guint8 * payload)
 {
-  const St2022Format *fmt = d->fmt;
-  gsize b0 = (gsize) idx * ST2022_PAYLOAD_SIZE;
-  gsize b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
-  guint line = b0 / fmt->line_bytes;    /* 0-based */
-  gsize ls = (gsize) line * fmt->line_bytes;
+  St2022Span spans[2];
+  guint src[2];
+  int n, k;
 
-  /* a datagram is shorter than any line: at most two lines */
-  for (; line < fmt->total_lines && ls < b1; line++, ls += fmt->line_bytes) {
-    gint row = d->line_row[line];
-    gsize a0, a1, s, e;
-
-    if (row < 0)
-      continue;
-    a0 = ls + fmt->active_offset;
-    a1 = a0 + fmt->active_bytes;
-    s = MAX (a0, b0);
-    e = MIN (a1, b1);
-    if (s < e)
-      memcpy (t->data + (gsize) row * t->stride + (s - a0), payload + (s - b0),
-          e - s);
-  }
+  n = st2022_datagram_spans_full (d->fmt, idx, spans, src);
+  for (k = 0; k < n; k++)
+    memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
+        payload + src[k], spans[k].length);
 }
 
 /* Try to find a frame start from this datagram and the previous one */

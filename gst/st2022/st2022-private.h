@@ -17,6 +17,13 @@ extern guint32 st2022_crc_t2[1024];
 extern guint32 st2022_crc_t3[1024];
 void st2022_crc_init_tables (void);
 
+/* st2022_datagram_spans() plus, for each span, the byte offset of its
+ * first byte within the datagram's 1376-byte payload (@src_offset may be
+ * NULL): the depacketizer copies UYVP targets with it, so the two cannot
+ * disagree on which bytes a datagram carries. */
+int st2022_datagram_spans_full (const St2022Format * fmt, guint index,
+    St2022Span spans[2], guint src_offset[2]);
+
 /* one 10-bit word into an 18-bit reflected CRC register */
 #define ST2022_CRC_WORD(crc, w) \
   (((crc) >> 10) ^ st2022_crc_t0[((crc) ^ (w)) & 0x3ff])

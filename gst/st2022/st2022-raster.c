@@ -433,10 +433,13 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
  * line of every format is blanking. */
 static void
 v210_from_active (const St2022Format * fmt, const guint8 * src, guint8 * dst,
-    gsize row_bytes, guint16 * comps)
+    gsize row_bytes)
 {
   guint blocks = fmt->width / 6, bl, n = fmt->width * 2;
   guint8 *start = dst;
+  /* the partial block: 2 * (width % 6) words, at most 10 (8 for the even
+   * widths of the table), so no per-frame allocation is needed */
+  guint16 comps[12];
 
   for (bl = 0; bl < blocks; bl++, src += 15, dst += 16) {
     guint64 a = load_be40 (src), b = load_be40 (src + 5);
@@ -467,7 +470,6 @@ st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
     gsize stride)
 {
   guint row;
-  guint16 *comps = NULL;
   gsize min_stride;
 
   if (fmt == NULL || raster == NULL || picture == NULL)
@@ -480,23 +482,17 @@ st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
   if (stride < min_stride)
     return ST2022_ERROR_INVALID_ARGUMENT;
 
-  if (pixfmt == ST2022_PIXEL_V210) {
-    comps = g_try_new (guint16, fmt->width * 2);
-    if (comps == NULL)
-      return ST2022_ERROR_NO_MEMORY;
-  }
   for (row = 0; row < fmt->height; row++) {
     guint line = st2022_format_row_to_line (fmt, row);
     const guint8 *src = raster + (gsize) (line - 1) * fmt->line_bytes +
         fmt->active_offset;
     guint8 *dst = picture + (gsize) row * stride;
 
-    if (comps == NULL)
+    if (pixfmt == ST2022_PIXEL_UYVP)
       memcpy (dst, src, fmt->active_bytes);
     else
-      v210_from_active (fmt, src, dst, min_stride, comps);
+      v210_from_active (fmt, src, dst, min_stride);
   }
-  g_free (comps);
   return ST2022_OK;
 }
 

@@ -225,16 +225,32 @@ GST_START_TEST (test_matches_videoconvert)
           "n-threads=1", in_caps, out_caps);
       GstBuffer *ov = gst_harness_push_and_pull (hv, gst_buffer_ref (in));
       GstBuffer *oc = gst_harness_push_and_pull (hc, gst_buffer_ref (in));
-      GstMapInfo mv, mc;
+      GstVideoInfo oinfo;
+      GstVideoFrame fv, fc;
+      guint p, r;
 
       fail_unless (ov != NULL && oc != NULL);
-      fail_unless (gst_buffer_map (ov, &mv, GST_MAP_READ));
-      fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
-      fail_unless_equals_int (mv.size, mc.size);
-      fail_unless (memcmp (mv.data, mc.data, mv.size) == 0,
-          "%s -> %s differs from videoconvert", in_names[ii], outs[oi]);
-      gst_buffer_unmap (ov, &mv);
-      gst_buffer_unmap (oc, &mc);
+      fail_unless_equals_int (gst_buffer_get_size (ov),
+          gst_buffer_get_size (oc));
+      /* the pixels only: neither element writes the row padding (Y42B
+       * rows of 1918 pixels are padded to 1920), which holds whatever the
+       * allocator left there */
+      gst_video_info_set_format (&oinfo, gst_video_format_from_string
+          (outs[oi]), w, h);
+      fail_unless (gst_video_frame_map (&fv, &oinfo, ov, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fc, &oinfo, oc, GST_MAP_READ));
+      for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fv); p++)
+        for (r = 0; r < (guint) GST_VIDEO_FRAME_COMP_HEIGHT (&fv, p); r++)
+          fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fv,
+                      p) + r * GST_VIDEO_FRAME_PLANE_STRIDE (&fv, p),
+                  (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fc, p) +
+                  r * GST_VIDEO_FRAME_PLANE_STRIDE (&fc, p),
+                  GST_VIDEO_FRAME_COMP_WIDTH (&fv, p) *
+                  GST_VIDEO_FRAME_COMP_PSTRIDE (&fv, p)) == 0,
+              "%s -> %s differs from videoconvert (plane %u row %u)",
+              in_names[ii], outs[oi], p, r);
+      gst_video_frame_unmap (&fv);
+      gst_video_frame_unmap (&fc);
       gst_buffer_unref (ov);
       gst_buffer_unref (oc);
       gst_harness_teardown (hv);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include "st2022.h"
+#include "st2022-crc-ref.h"
 
 /* --- independent helpers (not using the core's packers) ------------------ */
 
@@ -34,30 +35,6 @@ static guint
 raster_word (const St2022Format * f, const guint8 * r, guint line, guint w)
 {
   return get_word (r + (gsize) (line - 1) * f->line_bytes, w);
-}
-
-static guint32
-reference_crc (const guint16 * words, guint n)
-{
-  guint nbits = n * 10, i, j;
-  guint8 *m = g_malloc0 (nbits + 18);
-  guint32 crc = 0;
-
-  for (i = 0; i < n; i++)
-    for (j = 0; j < 10; j++)
-      m[i * 10 + j] = (words[i] >> j) & 1;
-  for (i = 0; i < nbits; i++) {
-    if (m[i]) {
-      m[i] ^= 1;
-      m[i + 13] ^= 1;
-      m[i + 14] ^= 1;
-      m[i + 18] ^= 1;
-    }
-  }
-  for (i = 0; i < 18; i++)
-    crc |= (guint32) m[nbits + i] << i;
-  g_free (m);
-  return crc;
 }
 
 typedef struct
