@@ -282,10 +282,12 @@ odd_width:
   }
 bad_size:
   {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("vmi10to8 does not scale: %dx%d -> %dx%d",
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("vmi10to8 converts the format only, it cannot scale %dx%d to %dx%d.",
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info)));
+            GST_VIDEO_INFO_WIDTH (out_info), GST_VIDEO_INFO_HEIGHT (out_info)),
+        ("add videoscale after vmi10to8, or ask downstream for the input "
+            "size"));
     return FALSE;
   }
 }

@@ -121,8 +121,8 @@ open_failed:
   }
 }
 
-static GstStructure *
-format_structure (const St2022Format * fmt)
+GstStructure *
+gst_st2022_format_structure (const St2022Format * fmt)
 {
   GstStructure *s;
   GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
@@ -161,7 +161,7 @@ gst_st2022_supported_caps (void)
 
     for (i = 0; i < st2022_format_count (); i++)
       c = gst_caps_merge_structure (c,
-          format_structure (st2022_format_get (i)));
+          gst_st2022_format_structure (st2022_format_get (i)));
     GST_MINI_OBJECT_FLAG_SET (c, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
     g_once_init_leave (&caps, c);
   }

@@ -18,6 +18,7 @@
 #include <gst/video/video.h>
 
 #include "net/vmi-transport.h"
+#include "st2022/st2022.h"
 
 G_BEGIN_DECLS
 
@@ -87,6 +88,11 @@ VmiTransport *gst_st2022_transport_open (GstElement * element,
 
 /* "UYVP or v210 at 1920x1080 interlaced 30000/1001, ..." for errors. */
 gchar *gst_st2022_supported_formats_string (void);
+
+/* video/x-raw of @fmt: format { UYVP, v210 } (UYVP first, the wire's own
+ * packing), size, rate, interlace-mode (and field-order=top-field-first
+ * when interlaced). */
+GstStructure *gst_st2022_format_structure (const St2022Format * fmt);
 
 /* Caps of all the formats the core knows, for the two formats, with
  * interlace-mode (and field-order=top-field-first when interlaced). */

@@ -76,6 +76,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
  * the thread sleeps until SPIN_NS before it and spins the rest. */
 #define PACING_BATCH_NS (100 * GST_USECOND)
 #define PACING_SPIN_NS (10 * GST_USECOND)
+/* longest uninterrupted sleep: how soon flushing stops a paced frame */
+#define PACING_SLICE_NS (5 * GST_MSECOND)
 
 enum
 {
@@ -569,24 +571,25 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
-/* Waits until the transmit thread has sent (or, flushing, dropped) every
- * queued frame. Returns FALSE when interrupted by flushing. */
-static gboolean
+/* Waits until the transmit thread has sent every queued frame or, when
+ * flushing, dropped it (it then stops within a pacing slice), so the frame
+ * state can be freed or replaced safely. */
+static void
 gst_st2022_sink_drain (GstSt2022Sink * self)
 {
   guint i;
   gboolean busy;
 
   g_mutex_lock (&self->tx_lock);
-  do {
+  for (;;) {
     busy = FALSE;
     for (i = 0; i < N_JOBS; i++)
       busy |= self->jobs[i].busy;
-    if (busy && !g_atomic_int_get (&self->flushing) && self->tx_thread)
-      g_cond_wait (&self->tx_cond, &self->tx_lock);
-  } while (busy && !g_atomic_int_get (&self->flushing) && self->tx_thread);
+    if (!busy || self->tx_thread == NULL)
+      break;
+    g_cond_wait (&self->tx_cond, &self->tx_lock);
+  }
   g_mutex_unlock (&self->tx_lock);
-  return !busy;
 }
 
 /* Only with the transmit thread idle (drained or stopped). */
@@ -680,6 +683,8 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
   if (self->tx_thread) {
+    /* the frame being sent is abandoned, not finished */
+    g_atomic_int_set (&self->flushing, 1);
     g_mutex_lock (&self->tx_lock);
     self->tx_stop = TRUE;
     g_cond_broadcast (&self->tx_cond);
@@ -914,21 +919,27 @@ mono_now (void)
 }
 
 /* Sleeps until @deadline_ns (CLOCK_MONOTONIC) minus the spin window, then
- * spins: the kernel's wake-up latency is tens of µs, the spin absorbs it. */
-static void
-pace_until (gint64 deadline_ns)
+ * spins: the kernel's wake-up latency is tens of µs, the spin absorbs it.
+ * Sleeps in slices so that unlock() (flushing) is seen promptly; returns
+ * FALSE then. */
+static gboolean
+gst_st2022_sink_pace_until (GstSt2022Sink * self, gint64 deadline_ns)
 {
-  gint64 now = mono_now ();
+  gint64 now;
 
-  if (deadline_ns - now > PACING_SPIN_NS) {
+  while ((now = mono_now ()) < deadline_ns - PACING_SPIN_NS) {
     struct timespec ts;
-    gint64 wake = deadline_ns - PACING_SPIN_NS;
+    gint64 wake = MIN (deadline_ns - PACING_SPIN_NS, now + PACING_SLICE_NS);
+
     ts.tv_sec = wake / GST_SECOND;
     ts.tv_nsec = wake % GST_SECOND;
     while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
         EINTR);
+    if (G_UNLIKELY (g_atomic_int_get (&self->flushing)))
+      return FALSE;
   }
   while (mono_now () < deadline_ns);
+  return TRUE;
 }
 
 /* Sends one frame's datagrams, spread evenly from job->start_mono over the
@@ -969,8 +980,9 @@ gst_st2022_sink_send_frame (GstSt2022Sink * self, GstSt2022SinkJob * job)
 
     if (G_UNLIKELY (g_atomic_int_get (&self->flushing)))
       break;
-    if (job->paced)
-      pace_until (job->start_mono + (gint64) ((guint64) period * i / n));
+    if (job->paced && !gst_st2022_sink_pace_until (self,
+            job->start_mono + (gint64) ((guint64) period * i / n)))
+      break;
     rc = vmi_transport_send_burst (self->t, &self->dgrams[i], count, &err);
     if (rc < 0)
       break;

@@ -98,6 +98,8 @@ typedef struct
   GstBuffer *buffer;            /* the output frame */
   GstVideoFrame frame;          /* @buffer mapped for writing */
   guint8 *raster;               /* v210 output: the frame is assembled here */
+  gsize raster_size;
+  gboolean v210;                /* output format when the frame began */
   const St2022Format *fmt;
   guint16 hdr_seq;              /* first datagram seen of the frame */
   guint32 hdr_vts;
@@ -133,6 +135,7 @@ struct _GstSt2022Src
   gboolean v210;
   GstBuffer *prev;              /* last pushed frame: concealment source */
   guint8 *prev_raster;          /* v210: last finished raster */
+  gsize prev_raster_size;
   GstFlowReturn flow_error;
   gint64 last_rx_mono;
   guint in_progress;            /* frames begun and not ended */
@@ -146,6 +149,7 @@ struct _GstSt2022Src
   guint64 frames_aborted;
   guint64 format_changes;
   guint64 dropped_corrupted;
+  guint64 dropped_caps;         /* begun under caps changed since */
   guint64 frames_pushed;
   GstClockTime last_post;
 };
@@ -521,7 +525,7 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
   self->stats.frames = self->frames_pushed;
   self->stats.frames_corrupted = d.frames_corrupted;
   self->stats.frames_dropped = d.frames_dropped + d.frames_skipped +
-      self->dropped_corrupted;
+      self->dropped_corrupted + self->dropped_caps;
   self->packets_discarded = d.packets_discarded;
   self->frames_skipped = d.frames_skipped;
   self->frames_aborted = d.frames_aborted;
@@ -601,6 +605,15 @@ release_slot (GstSt2022Src * self, GstSt2022SrcSlot * slot)
   slot->in_use = FALSE;
 }
 
+/* Forgets the concealment source (a new format, a new start). */
+static void
+gst_st2022_src_clear_prev (GstSt2022Src * self)
+{
+  gst_clear_buffer (&self->prev);
+  g_clear_pointer (&self->prev_raster, g_free);
+  self->prev_raster_size = 0;
+}
+
 static gboolean
 on_frame_begin (gpointer user_data, const St2022Format * fmt,
     const St2022Header * hdr, St2022Target * target)
@@ -656,13 +669,19 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   slot->hdr_seq = hdr->seq;
   slot->hdr_vts = hdr->vts;
   slot->hdr_cf = hdr->cf;
+  slot->v210 = self->v210;
   target->user_data = slot;
   if (self->v210) {
-    if (slot->raster == NULL)
+    /* a slot's raster is kept across frames, but a format change can need
+     * a bigger one */
+    if (slot->raster_size < fmt->frame_bytes) {
+      g_free (slot->raster);
       slot->raster = g_malloc (fmt->frame_bytes);
+      slot->raster_size = fmt->frame_bytes;
+    }
     target->type = ST2022_TARGET_RASTER;
     target->data = slot->raster;
-    target->size = fmt->frame_bytes;
+    target->size = slot->raster_size;
     target->stride = 0;
   } else {
     target->type = ST2022_TARGET_UYVP;
@@ -672,33 +691,6 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   }
   self->in_progress++;
   return TRUE;
-}
-
-/* v210 output: missing datagrams of the raster take the previous frame's
- * bytes (same raster layout) or black. */
-static void
-conceal_raster (GstSt2022Src * self, const St2022FrameInfo * info,
-    guint8 * raster)
-{
-  static const guint8 black[5] = { 0x80, 0x04, 0x08, 0x00, 0x40 };
-  const St2022Format *fmt = info->format;
-  guint i;
-
-  for (i = 0; i < info->datagrams; i++) {
-    gsize off, len, k;
-
-    if (!(info->missing_map[i / 32] & (1u << (i % 32))))
-      continue;
-    off = (gsize) i * ST2022_PAYLOAD_SIZE;
-    len = MIN (ST2022_PAYLOAD_SIZE, fmt->frame_bytes - off);
-    if (self->prev_raster) {
-      memcpy (raster + off, self->prev_raster + off, len);
-    } else {
-      /* lines start on a 5-byte group, so the phase is the raster offset */
-      for (k = 0; k < len; k++)
-        raster[off + k] = black[(off + k) % 5];
-    }
-  }
 }
 
 static void
@@ -718,6 +710,13 @@ on_frame_end (gpointer user_data, St2022Target * target,
     release_slot (self, slot);
     return;
   }
+  /* downstream renegotiated (UYVP <-> v210) while the frame was arriving:
+   * it was assembled for caps that no longer hold */
+  if (slot->v210 != self->v210 || slot->fmt != self->fmt) {
+    self->dropped_caps++;
+    release_slot (self, slot);
+    return;
+  }
 
   if (!info->complete) {
     GST_DEBUG_OBJECT (self, "frame %u: %u of %u datagrams missing%s",
@@ -730,7 +729,10 @@ on_frame_end (gpointer user_data, St2022Target * target,
       return;
     }
     if (self->v210) {
-      conceal_raster (self, info, slot->raster);
+      /* the raster keeps the previous frame's bytes, or black */
+      st2022_conceal_raster (info->format, info->missing_map, slot->raster,
+          self->prev_raster_size >= info->format->frame_bytes ?
+          self->prev_raster : NULL);
     } else {
       GstVideoFrame prev;
       gboolean have_prev = self->prev
@@ -755,8 +757,12 @@ on_frame_end (gpointer user_data, St2022Target * target,
     /* the finished raster becomes the concealment source: swap buffers */
     {
       guint8 *tmp = self->prev_raster;
+      gsize tmp_size = self->prev_raster_size;
+
       self->prev_raster = slot->raster;
+      self->prev_raster_size = slot->raster_size;
       slot->raster = tmp;
+      slot->raster_size = tmp_size;
     }
   }
   gst_video_frame_unmap (&slot->frame);
@@ -798,10 +804,8 @@ on_format_changed (gpointer user_data, const St2022Format * old_fmt,
   GST_INFO_OBJECT (self, "stream format %s -> %s",
       old_fmt ? old_fmt->name : "(none)", new_fmt->name);
   /* a sender restart (new SSRC) keeps the format: nothing to renegotiate */
-  if (old_fmt != new_fmt) {
-    gst_clear_buffer (&self->prev);
-    g_clear_pointer (&self->prev_raster, g_free);
-  }
+  if (old_fmt != new_fmt)
+    gst_st2022_src_clear_prev (self);
 }
 
 static const St2022DepacketizerCallbacks depay_callbacks = {
@@ -833,7 +837,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   memset (&self->stats, 0, sizeof (self->stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
   self->frames_aborted = 0;
-  self->dropped_corrupted = self->frames_pushed = 0;
+  self->dropped_corrupted = self->dropped_caps = self->frames_pushed = 0;
   GST_OBJECT_UNLOCK (self);
 
   /* the strings stay valid: properties are MUTABLE_READY */
@@ -875,10 +879,10 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   for (i = 0; i < N_SLOTS; i++) {
     release_slot (self, &self->slots[i]);
     g_clear_pointer (&self->slots[i].raster, g_free);
+    self->slots[i].raster_size = 0;
   }
   g_queue_clear_full (&self->out, (GDestroyNotify) gst_buffer_unref);
-  gst_clear_buffer (&self->prev);
-  g_clear_pointer (&self->prev_raster, g_free);
+  gst_st2022_src_clear_prev (self);
   self->fmt = NULL;
   return TRUE;
 }
@@ -902,34 +906,16 @@ gst_st2022_src_unlock_stop (GstBaseSrc * bsrc)
   return TRUE;
 }
 
+/* The stream's caps: what the sink accepts for @fmt, plus what the wire
+ * implies (SDI HD is square-pixel BT.709). */
 static GstCaps *
 gst_st2022_src_format_caps (const St2022Format * fmt)
 {
-  GstCaps *caps;
-  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstStructure *s = gst_st2022_format_structure (fmt);
 
-  g_value_init (&list, GST_TYPE_LIST);
-  g_value_init (&v, G_TYPE_STRING);
-  g_value_set_static_string (&v, "UYVP");
-  gst_value_list_append_value (&list, &v);
-  g_value_set_static_string (&v, "v210");
-  gst_value_list_append_value (&list, &v);
-  g_value_unset (&v);
-
-  caps = gst_caps_new_simple ("video/x-raw",
-      "width", G_TYPE_INT, (gint) fmt->width,
-      "height", G_TYPE_INT, (gint) fmt->height,
-      "framerate", GST_TYPE_FRACTION, fmt->fps_n, fmt->fps_d,
-      "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
-      "colorimetry", G_TYPE_STRING, "bt709",
-      "interlace-mode", G_TYPE_STRING,
-      fmt->interlaced ? "interleaved" : "progressive", NULL);
-  if (fmt->interlaced)
-    gst_caps_set_simple (caps, "field-order", G_TYPE_STRING,
-        "top-field-first", NULL);
-  gst_caps_set_value (caps, "format", &list);
-  g_value_unset (&list);
-  return caps;
+  gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+      "colorimetry", G_TYPE_STRING, "bt709", NULL);
+  return gst_caps_new_full (s, NULL);
 }
 
 static GstCaps *

@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include "st2022-private.h"
+#include "st2022-crc.h"
 
 /* Word positions within a line of the interleaved C/Y stream */
 #define EAV_WORD  0
@@ -93,6 +94,7 @@ st2022_raster_writer_new (const St2022Format * fmt)
   if (fmt == NULL)
     return NULL;
   st2022_crc_init_tables ();
+  st2022_crc_packed_init ();
 
   w = g_try_new0 (St2022RasterWriter, 1);
   if (w == NULL)
@@ -220,9 +222,10 @@ clip_group (guint8 * p, guint * w0, guint * w1, guint * w2, guint * w3)
  * check runs over the destination (now in cache) two groups at a time and
  * only rewrites the rare group holding an illegal value.  Reads up to 3
  * bytes past the row: inside the raster, since the last line of every
- * format is blanking. */
+ * format is blanking.  The slow path of active_from_uyvp2(), for rows
+ * holding a reserved value. */
 static void
-active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
+active_from_uyvp_clip (guint8 * dst, const guint8 * src, guint bytes,
     guint32 * crc_c, guint32 * crc_y)
 {
   guint32 cc = 0, cy = 0;
@@ -257,6 +260,39 @@ active_from_uyvp (guint8 * dst, const guint8 * src, guint bytes,
   }
   *crc_c = cc;
   *crc_y = cy;
+}
+
+/* Copy two UYVP rows (@src1 may be NULL for one) into active regions and
+ * compute their CRCs into crc[0..1] and crc[2..3].  Legal rows (the rule
+ * for real video) take a memcpy, a vector check of the copy and the
+ * packed-byte CRC, two rows interleaved to hide the table latency; a row
+ * with a reserved value goes through active_from_uyvp_clip(). */
+static void
+active_from_uyvp2 (guint8 * dst0, const guint8 * src0, guint8 * dst1,
+    const guint8 * src1, guint bytes, guint32 crc[4])
+{
+  gboolean ok0, ok1 = FALSE;
+
+  memcpy (dst0, src0, bytes);
+  ok0 = st2022_packed_legal (dst0, bytes);
+  if (src1 != NULL) {
+    memcpy (dst1, src1, bytes);
+    ok1 = st2022_packed_legal (dst1, bytes);
+  }
+  if (ok0 && ok1) {
+    st2022_crc_packed2 (dst0, dst1, bytes, crc);
+    return;
+  }
+  if (ok0)
+    st2022_crc_packed (dst0, bytes, &crc[0], &crc[1]);
+  else
+    active_from_uyvp_clip (dst0, src0, bytes, &crc[0], &crc[1]);
+  if (src1 == NULL)
+    return;
+  if (ok1)
+    st2022_crc_packed (dst1, bytes, &crc[2], &crc[3]);
+  else
+    active_from_uyvp_clip (dst1, src1, bytes, &crc[2], &crc[3]);
 }
 
 static inline guint32
@@ -412,13 +448,35 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
       pc = w->blank_crc_c;
       py = w->blank_crc_y;
       prev_active = FALSE;
-    } else {
+    } else if (pixfmt == ST2022_PIXEL_UYVP) {
       const guint8 *src = picture + (gsize) row * stride;
-      if (pixfmt == ST2022_PIXEL_UYVP)
-        active_from_uyvp (lp + fmt->active_offset, src, fmt->active_bytes,
-            &pc, &py);
-      else
-        active_from_v210 (w, lp + fmt->active_offset, src, &pc, &py);
+      guint8 *lp1 = lp + fmt->line_bytes;
+      guint32 crc[4];
+
+      if (line < fmt->total_lines && w->line_row[line + 1] >= 0) {
+        /* this line and the next one are active: their CRCs are
+         * independent, so compute them together; the next line's CRC
+         * words come from this one's */
+        memcpy (lp1, w->tmpl + off + fmt->line_bytes, fmt->active_offset);
+        active_from_uyvp2 (lp + fmt->active_offset, src,
+            lp1 + fmt->active_offset,
+            picture + (gsize) w->line_row[line + 1] * stride,
+            fmt->active_bytes, crc);
+        line++;
+        put_crc (lp1, crc_tail (crc[0], w->tail + line * 6), crc_tail (crc[1],
+                w->tail + line * 6));
+        pc = crc[2];
+        py = crc[3];
+      } else {
+        active_from_uyvp2 (lp + fmt->active_offset, src, NULL, NULL,
+            fmt->active_bytes, crc);
+        pc = crc[0];
+        py = crc[1];
+      }
+      prev_active = TRUE;
+    } else {
+      active_from_v210 (w, lp + fmt->active_offset,
+          picture + (gsize) row * stride, &pc, &py);
       prev_active = TRUE;
     }
   }

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../gst/net/gstst2022meta.h"
+
 guint16
 net_test_port (void)
 {
@@ -132,4 +134,87 @@ net_stat (const GstStructure * s, const gchar * field)
   fail_unless (gst_structure_get_uint64 (s, field, &v), "no field %s in %"
       GST_PTR_FORMAT, field, s);
   return v;
+}
+
+guint8 **
+net_make_pictures (const RefFormat * f, guint n, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 **p = g_new (guint8 *, n);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    p[i] = g_malloc (f->width * 5 / 2 * f->height);
+    ref_random_uyvp (f, rand, p[i], f->width * 5 / 2);
+  }
+  g_rand_free (rand);
+  return p;
+}
+
+void
+net_free_pictures (guint8 ** p, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_free (p[i]);
+  g_free (p);
+}
+
+GstSt2022Meta *
+net_get_meta (GstBuffer * buf)
+{
+  GType api = g_type_from_name ("GstSt2022MetaAPI");
+
+  fail_unless (api != 0);
+  return (GstSt2022Meta *) gst_buffer_get_meta (buf, api);
+}
+
+static GstFlowReturn
+net_receiver_new_sample (GstAppSink * sink, gpointer user_data)
+{
+  NetReceiver *r = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+
+  g_mutex_lock (&r->lock);
+  g_ptr_array_add (r->samples, s);
+  g_mutex_unlock (&r->lock);
+  return GST_FLOW_OK;
+}
+
+void
+net_receiver_start (NetReceiver * r, const gchar * desc)
+{
+  GstAppSinkCallbacks cb = { NULL, NULL, net_receiver_new_sample };
+
+  r->pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (r->pipeline != NULL, "cannot build '%s'", desc);
+  r->src = gst_bin_get_by_name (GST_BIN (r->pipeline), "src");
+  r->sink = gst_bin_get_by_name (GST_BIN (r->pipeline), "sink");
+  fail_unless (r->src != NULL && r->sink != NULL);
+  g_mutex_init (&r->lock);
+  r->samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  gst_app_sink_set_callbacks (GST_APP_SINK (r->sink), &cb, r, NULL);
+  fail_unless (gst_element_set_state (r->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+GstStructure *
+net_receiver_finish (NetReceiver * r, guint timeout_s)
+{
+  GstStructure *stats = net_run_until_eos (r->pipeline, "src", timeout_s);
+
+  gst_element_set_state (r->pipeline, GST_STATE_NULL);
+  return stats;
+}
+
+void
+net_receiver_clear (NetReceiver * r)
+{
+  g_ptr_array_unref (r->samples);
+  g_mutex_clear (&r->lock);
+  gst_object_unref (r->src);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->pipeline);
 }

@@ -37,6 +37,30 @@ GstStructure *net_run_until_eos (GstElement * pipeline,
 
 guint64 net_stat (const GstStructure * s, const gchar * field);
 
+/* @n random legal UYVP pictures of @f (stride width*5/2) */
+guint8 **net_make_pictures (const RefFormat * f, guint n, guint32 seed);
+void net_free_pictures (guint8 ** p, guint n);
+
+/* The GstSt2022Meta of @buf, found by its API name as an application that
+ * does not link the plugin would (fails the test when the API is not
+ * registered) */
+struct _GstSt2022Meta *net_get_meta (GstBuffer * buf);
+
+/* A receiving pipeline (gst-launch description @desc with elements named
+ * "src" and "sink", the latter an appsink) whose samples are collected */
+typedef struct
+{
+  GstElement *pipeline, *src, *sink;
+  GMutex lock;
+  GPtrArray *samples;
+} NetReceiver;
+
+/* Builds @desc and sets it PLAYING (live: sockets are bound on return) */
+void net_receiver_start (NetReceiver * r, const gchar * desc);
+/* Runs until EOS; the final st2022-stats of "src" */
+GstStructure *net_receiver_finish (NetReceiver * r, guint timeout_s);
+void net_receiver_clear (NetReceiver * r);
+
 G_END_DECLS
 
 #endif

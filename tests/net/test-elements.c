@@ -16,16 +16,6 @@
 
 #include "../../gst/net/gstst2022meta.h"
 
-/* the meta lives in the plugin: look its API up by name */
-static GstSt2022Meta *
-get_meta (GstBuffer * buf)
-{
-  GType api = g_type_from_name ("GstSt2022MetaAPI");
-
-  fail_unless (api != 0);
-  return (GstSt2022Meta *) gst_buffer_get_meta (buf, api);
-}
-
 typedef struct
 {
   GstElement *pipeline, *appsrc;
@@ -77,92 +67,22 @@ sender_finish (Sender * s)
   return stats;
 }
 
-typedef struct
-{
-  GstElement *pipeline, *sink;
-  GMutex lock;
-  GPtrArray *samples;
-} Receiver;
-
-static GstFlowReturn
-on_new_sample (GstAppSink * sink, gpointer user_data)
-{
-  Receiver *r = user_data;
-  GstSample *s = gst_app_sink_pull_sample (sink);
-
-  g_mutex_lock (&r->lock);
-  g_ptr_array_add (r->samples, s);
-  g_mutex_unlock (&r->lock);
-  return GST_FLOW_OK;
-}
-
 static void
-receiver_start (Receiver * r, const gchar * props, guint frames,
+receiver_start (NetReceiver * r, const gchar * props, guint frames,
     const gchar * format)
 {
   gchar *desc = g_strdup_printf ("st2022src name=src num-buffers=%u "
       "stats-interval=0 %s ! video/x-raw,format=%s ! appsink name=sink "
       "sync=false", frames, props, format);
-  GstAppSinkCallbacks cb = { NULL, NULL, on_new_sample };
 
-  r->pipeline = gst_parse_launch (desc, NULL);
+  net_receiver_start (r, desc);
   g_free (desc);
-  fail_unless (r->pipeline != NULL);
-  r->sink = gst_bin_get_by_name (GST_BIN (r->pipeline), "sink");
-  g_mutex_init (&r->lock);
-  r->samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_sample_unref);
-  gst_app_sink_set_callbacks (GST_APP_SINK (r->sink), &cb, r, NULL);
-  fail_unless (gst_element_set_state (r->pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
 }
 
-static GstStructure *
-receiver_finish (Receiver * r)
-{
-  GstStructure *stats = net_run_until_eos (r->pipeline, "src", 60);
-
-  gst_element_set_state (r->pipeline, GST_STATE_NULL);
-  return stats;
-}
-
-static void
-receiver_clear (Receiver * r)
-{
-  g_ptr_array_unref (r->samples);
-  g_mutex_clear (&r->lock);
-  gst_object_unref (r->sink);
-  gst_object_unref (r->pipeline);
-}
-
-static guint8 **
-make_pictures (const RefFormat * f, guint n, guint32 seed)
-{
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint8 **p = g_new (guint8 *, n);
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    p[i] = g_malloc (f->width * 5 / 2 * f->height);
-    ref_random_uyvp (f, rand, p[i], f->width * 5 / 2);
-  }
-  g_rand_free (rand);
-  return p;
-}
-
-static void
-free_pictures (guint8 ** p, guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++)
-    g_free (p[i]);
-  g_free (p);
-}
 
 /* Every output frame equals the input frame its FRCount names. */
 static void
-check_outputs (Receiver * r, const RefFormat * f, guint8 ** pics,
+check_outputs (NetReceiver * r, const RefFormat * f, guint8 ** pics,
     guint n_pics, guint expect, gboolean allow_corrupted)
 {
   guint i;
@@ -172,7 +92,7 @@ check_outputs (Receiver * r, const RefFormat * f, guint8 ** pics,
   for (i = 0; i < r->samples->len; i++) {
     GstSample *s = r->samples->pdata[i];
     GstBuffer *buf = gst_sample_get_buffer (s);
-    GstSt2022Meta *m = get_meta (buf);
+    GstSt2022Meta *m = net_get_meta (buf);
     guint8 *got;
     guint k;
 
@@ -201,11 +121,11 @@ round_trip_at (const RefFormat * f, const gchar * in_format,
 {
   const guint N = 4;
   guint16 port = net_test_port ();
-  guint8 **pics = make_pictures (f, N, port);
+  guint8 **pics = net_make_pictures (f, N, port);
   gchar *props = g_strdup_printf ("port=%u address=%s", port, rx_addr);
   gchar *sprops = g_strdup_printf ("port=%u host=%s", port, tx_host);
   GstStructure *sstats, *rstats;
-  Receiver r;
+  NetReceiver r;
   Sender s;
   guint k;
 
@@ -214,7 +134,7 @@ round_trip_at (const RefFormat * f, const gchar * in_format,
   for (k = 0; k < N; k++)
     sender_push (&s, k, pics[k]);
   sstats = sender_finish (&s);
-  rstats = receiver_finish (&r);
+  rstats = net_receiver_finish (&r, 60);
 
   check_outputs (&r, f, pics, N, N, FALSE);
   fail_unless_equals_uint64 (net_stat (sstats, "frames"), N);
@@ -226,8 +146,8 @@ round_trip_at (const RefFormat * f, const gchar * in_format,
 
   gst_structure_free (sstats);
   gst_structure_free (rstats);
-  receiver_clear (&r);
-  free_pictures (pics, N);
+  net_receiver_clear (&r);
+  net_free_pictures (pics, N);
   g_free (props);
   g_free (sprops);
 }
@@ -340,12 +260,12 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
 {
   const RefFormat *f = &ref_720p5994;
   const guint N = 8;
-  guint8 **pics = make_pictures (f, N, 3);
+  guint8 **pics = net_make_pictures (f, N, 3);
   guint16 sport = net_test_port (), rport = net_test_port ();
   gchar *sprops = g_strdup_printf ("port=%u", sport);
   gchar *rprops = g_strdup_printf ("port=%u", rport);
   GstStructure *sstats, *rstats;
-  Receiver r;
+  NetReceiver r;
   Sender s;
   Relay relay = { 0 };
   guint k;
@@ -360,7 +280,7 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
   for (k = 0; k < N; k++)
     sender_push (&s, k, pics[k]);
   sstats = sender_finish (&s);
-  rstats = receiver_finish (&r);
+  rstats = net_receiver_finish (&r, 60);
   g_atomic_int_set (&relay.stop, 1);
   g_thread_join (relay.thread);
 
@@ -392,8 +312,8 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
 
   gst_structure_free (sstats);
   gst_structure_free (rstats);
-  receiver_clear (&r);
-  free_pictures (pics, N);
+  net_receiver_clear (&r);
+  net_free_pictures (pics, N);
   g_free (sprops);
   g_free (rprops);
 }
@@ -490,10 +410,10 @@ multicast_case (const gchar * source, gboolean expect_frames)
 {
   const RefFormat *f = &ref_720p5994;
   const guint N = 3;
-  guint8 **pics = make_pictures (f, N, 11);
+  guint8 **pics = net_make_pictures (f, N, 11);
   guint16 port = net_test_port ();
   gchar *rprops, *sprops;
-  Receiver r;
+  NetReceiver r;
   Sender s;
   GstStructure *sstats, *rstats = NULL;
   guint k;
@@ -502,7 +422,7 @@ multicast_case (const gchar * source, gboolean expect_frames)
     g_print ("SKIP multicast: needs root and 'ip netns' (network namespaces)"
         "\n");
     netns_teardown ();
-    free_pictures (pics, N);
+    net_free_pictures (pics, N);
     return;
   }
 
@@ -522,7 +442,7 @@ multicast_case (const gchar * source, gboolean expect_frames)
   sstats = sender_finish (&s);
 
   if (expect_frames) {
-    rstats = receiver_finish (&r);
+    rstats = net_receiver_finish (&r, 60);
     check_outputs (&r, f, pics, N, N, FALSE);
     fail_unless_equals_uint64 (net_stat (rstats, "packets"),
         net_stat (sstats, "packets"));
@@ -542,9 +462,9 @@ multicast_case (const gchar * source, gboolean expect_frames)
   if (rstats)
     gst_structure_free (rstats);
   gst_structure_free (sstats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   netns_teardown ();
-  free_pictures (pics, N);
+  net_free_pictures (pics, N);
   g_free (rprops);
   g_free (sprops);
 }
@@ -786,6 +706,89 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* The public interface of DESIGN.md §2: every property with its type,
+ * default and when it may change. */
+typedef struct
+{
+  const gchar *name;
+  GType fundamental;
+  const gchar *def;             /* serialized default; NULL: not checked */
+  gboolean mutable_ready;       /* only before start */
+} PropSpec;
+
+static void
+check_prop_specs (const gchar * factory, const PropSpec * specs, guint n)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+  guint i;
+
+  fail_unless (e != NULL);
+  for (i = 0; i < n; i++) {
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        specs[i].name);
+
+    fail_unless (ps != NULL, "%s has no property %s", factory,
+        specs[i].name);
+    fail_unless (G_TYPE_FUNDAMENTAL (ps->value_type) ==
+        specs[i].fundamental, "%s:%s is a %s", factory, specs[i].name,
+        g_type_name (ps->value_type));
+    fail_unless (ps->flags & G_PARAM_STATIC_STRINGS);
+    fail_unless_equals_int (!!(ps->flags & GST_PARAM_MUTABLE_READY),
+        specs[i].mutable_ready);
+    if (specs[i].def) {
+      GValue v = G_VALUE_INIT;
+      gchar *str;
+
+      g_value_init (&v, ps->value_type);
+      g_object_get_property (G_OBJECT (e), specs[i].name, &v);
+      str = gst_value_serialize (&v);
+      fail_unless_equals_string (str ? str : "NULL", specs[i].def);
+      g_free (str);
+      g_value_unset (&v);
+    }
+  }
+  gst_object_unref (e);
+}
+
+GST_START_TEST (test_design_properties)
+{
+  static const PropSpec sink[] = {
+    {"host", G_TYPE_STRING, "127.0.0.1", TRUE},
+    {"port", G_TYPE_INT, "5004", TRUE},
+    {"multicast-iface", G_TYPE_STRING, "NULL", TRUE},
+    {"ttl-mc", G_TYPE_INT, "1", TRUE},
+    {"payload-type", G_TYPE_UINT, "98", TRUE},
+    {"ssrc", G_TYPE_UINT, NULL, TRUE},
+    {"transport", G_TYPE_ENUM, "socket", TRUE},
+    {"pacing", G_TYPE_ENUM, "software", TRUE},
+    {"line-rate", G_TYPE_UINT64, "10000000000", TRUE},
+    {"iface", G_TYPE_STRING, "NULL", TRUE},
+    {"dpdk-eal-args", G_TYPE_STRING, "NULL", TRUE},
+    {"dpdk-port", G_TYPE_INT, "0", TRUE},
+    {"stats", G_TYPE_BOXED, NULL, FALSE},
+    {"stats-interval", G_TYPE_UINT, "1000", FALSE},
+  };
+  static const PropSpec src[] = {
+    {"address", G_TYPE_STRING, "0.0.0.0", TRUE},
+    {"port", G_TYPE_INT, "5004", TRUE},
+    {"multicast-iface", G_TYPE_STRING, "NULL", TRUE},
+    {"source-address", G_TYPE_STRING, "NULL", TRUE},
+    {"buffer-size", G_TYPE_INT, NULL, TRUE},
+    {"transport", G_TYPE_ENUM, "socket", TRUE},
+    {"iface", G_TYPE_STRING, "NULL", TRUE},
+    {"dpdk-eal-args", G_TYPE_STRING, "NULL", TRUE},
+    {"dpdk-port", G_TYPE_INT, "0", TRUE},
+    {"drop-corrupted", G_TYPE_BOOLEAN, "false", FALSE},
+    {"stats", G_TYPE_BOXED, NULL, FALSE},
+    {"stats-interval", G_TYPE_UINT, "1000", FALSE},
+  };
+
+  check_prop_specs ("st2022sink", sink, G_N_ELEMENTS (sink));
+  check_prop_specs ("st2022src", src, G_N_ELEMENTS (src));
+}
+
+GST_END_TEST;
+
 /* The source answers LATENCY as a live source. */
 GST_START_TEST (test_src_latency)
 {
@@ -813,6 +816,7 @@ elements_suite (void)
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_design_properties);
   tcase_add_test (tc, test_src_latency);
   tcase_add_test (tc, test_caps_not_supported);
   tcase_add_test (tc, test_caps_autonegotiation);

@@ -30,8 +30,11 @@ be32 (const guint8 * p)
   return (guint32) p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
+/* @props: extra st2022sink properties; @pt, @want_ssrc: the payload type
+ * and SSRC they ask for (@want_ssrc -1: random, anything goes) */
 static void
-check_sink_wire (const RefFormat * f, const gchar * format, gboolean bare)
+check_sink_wire_props (const RefFormat * f, const gchar * format,
+    gboolean bare, const gchar * props, guint pt, gint64 want_ssrc)
 {
   guint16 port = net_test_port ();
   int fd = ref_udp_bind ("127.0.0.1", port);
@@ -54,7 +57,7 @@ check_sink_wire (const RefFormat * f, const gchar * format, gboolean bare)
 
   fail_unless (gst_video_info_from_caps (&info, caps));
   desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink host=127.0.0.1 port=%u stats-interval=0", port);
+      "name=sink host=127.0.0.1 port=%u stats-interval=0 %s", port, props);
   pipeline = gst_parse_launch (desc, NULL);
   g_free (desc);
   fail_unless (pipeline != NULL);
@@ -101,12 +104,14 @@ check_sink_wire (const RefFormat * f, const gchar * format, gboolean bare)
       fail_unless_equals_int (len, REF_DATAGRAM);
       /* RTP: V=2, no P/X/CC, PT 98, marker on the last datagram only */
       fail_unless_equals_int (d[0], 0x80);
-      fail_unless_equals_int (d[1] & 0x7f, 98);
+      fail_unless_equals_int (d[1] & 0x7f, pt);
       fail_unless_equals_int (!!(d[1] & 0x80), i == n - 1);
       if (k == 0 && i == 0) {
         seq0 = seq;
         rtp0 = rtp;
         ssrc = be32 (d + 8);
+        if (want_ssrc >= 0)
+          fail_unless_equals_uint64 (ssrc, want_ssrc);
         fr0 = d[13];
         vts0 = vts;
       }
@@ -161,6 +166,12 @@ check_sink_wire (const RefFormat * f, const gchar * format, gboolean bare)
   close (fd);
 }
 
+static void
+check_sink_wire (const RefFormat * f, const gchar * format, gboolean bare)
+{
+  check_sink_wire_props (f, format, bare, "", 98, -1);
+}
+
 GST_START_TEST (test_wire_1080i5994_uyvp)
 {
   check_sink_wire (&ref_1080i5994, "UYVP", FALSE);
@@ -192,7 +203,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_wire_720p5994_v210)
 {
-  check_sink_wire (&ref_720p5994, "v210", TRUE);
+  /* and the RTP properties reach the wire */
+  check_sink_wire_props (&ref_720p5994, "v210", TRUE,
+      "payload-type=100 ssrc=287454020", 100, 0x11223344);
 }
 
 GST_END_TEST;

@@ -12,17 +12,6 @@
 
 #include "../../gst/net/gstst2022meta.h"
 
-/* the meta lives in the plugin: look its API up by name, as an application
- * that does not link the plugin would */
-static GstSt2022Meta *
-get_meta (GstBuffer * buf)
-{
-  GType api = g_type_from_name ("GstSt2022MetaAPI");
-
-  fail_unless (api != 0);
-  return (GstSt2022Meta *) gst_buffer_get_meta (buf, api);
-}
-
 typedef struct
 {
   const RefFormat *f;
@@ -60,10 +49,6 @@ encoder_clear (Encoder * e)
   g_free (e->raster);
   g_free (e->dgram);
 }
-
-/* Sends one frame; datagram indices in @drop (terminated by -1) are
- * skipped, as if lost on the way. Sequence numbers advance regardless. */
-static void free_pictures (guint8 ** p, guint n);
 
 /* The reference raster builder is slow (bit-serial CRC): build them all
  * first so the stream is sent without pauses, like a real sender's. */
@@ -106,90 +91,16 @@ encoder_send_raster (Encoder * e, const guint8 * raster, const gint * drop)
   e->vts += e->f->lines * e->f->samples * 2;
 }
 
-typedef struct
-{
-  GstElement *pipeline, *src, *sink;
-  GMutex lock;
-  GPtrArray *samples;
-} Receiver;
-
-static GstFlowReturn
-on_new_sample (GstAppSink * sink, gpointer user_data)
-{
-  Receiver *r = user_data;
-  GstSample *s = gst_app_sink_pull_sample (sink);
-
-  g_mutex_lock (&r->lock);
-  g_ptr_array_add (r->samples, s);
-  g_mutex_unlock (&r->lock);
-  return GST_FLOW_OK;
-}
-
 static void
-receiver_start (Receiver * r, guint16 port, guint frames, const gchar * caps,
-    const gchar * extra)
+receiver_start (NetReceiver * r, guint16 port, guint frames,
+    const gchar * caps, const gchar * extra)
 {
   gchar *desc = g_strdup_printf ("st2022src name=src port=%u num-buffers=%u "
       "stats-interval=0 %s ! %s%sappsink name=sink sync=false", port, frames,
       extra ? extra : "", caps ? caps : "", caps ? " ! " : "");
-  GstAppSinkCallbacks cb = { NULL, NULL, on_new_sample };
 
-  r->pipeline = gst_parse_launch (desc, NULL);
+  net_receiver_start (r, desc);
   g_free (desc);
-  fail_unless (r->pipeline != NULL);
-  r->src = gst_bin_get_by_name (GST_BIN (r->pipeline), "src");
-  r->sink = gst_bin_get_by_name (GST_BIN (r->pipeline), "sink");
-  g_mutex_init (&r->lock);
-  r->samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_sample_unref);
-  gst_app_sink_set_callbacks (GST_APP_SINK (r->sink), &cb, r, NULL);
-  /* live: the socket is bound once this returns */
-  fail_unless (gst_element_set_state (r->pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-}
-
-static GstStructure *
-receiver_finish (Receiver * r)
-{
-  GstStructure *stats = net_run_until_eos (r->pipeline, "src", 30);
-
-  gst_element_set_state (r->pipeline, GST_STATE_NULL);
-  return stats;
-}
-
-static void
-receiver_clear (Receiver * r)
-{
-  g_ptr_array_unref (r->samples);
-  g_mutex_clear (&r->lock);
-  gst_object_unref (r->src);
-  gst_object_unref (r->sink);
-  gst_object_unref (r->pipeline);
-}
-
-static guint8 **
-make_pictures (const RefFormat * f, guint n, guint32 seed)
-{
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint8 **p = g_new (guint8 *, n);
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    p[i] = g_malloc (f->width * 5 / 2 * f->height);
-    ref_random_uyvp (f, rand, p[i], f->width * 5 / 2);
-  }
-  g_rand_free (rand);
-  return p;
-}
-
-static void
-free_pictures (guint8 ** p, guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++)
-    g_free (p[i]);
-  g_free (p);
 }
 
 static void
@@ -228,9 +139,9 @@ check_src_exact (const RefFormat * f, const gchar * format, guint16 seq0,
 {
   const guint N = 4;
   guint16 port = net_test_port ();
-  guint8 **pics = make_pictures (f, N + 1, port);
+  guint8 **pics = net_make_pictures (f, N + 1, port);
   Encoder e;
-  Receiver r;
+  NetReceiver r;
   GstStructure *stats;
   gchar *capsf = g_strdup_printf ("video/x-raw,format=%s", format);
   guint i, n = ref_datagrams (f);
@@ -242,14 +153,14 @@ check_src_exact (const RefFormat * f, const gchar * format, guint16 seq0,
   encoder_init (&e, f, port, seq0, fr0, 0xabcdef01);
   for (i = 0; i <= N; i++)
     encoder_send_raster (&e, rasters[i], NULL);
-  free_pictures (rasters, N + 1);
-  stats = receiver_finish (&r);
+  net_free_pictures (rasters, N + 1);
+  stats = net_receiver_finish (&r, 30);
 
   fail_unless_equals_int (r.samples->len, N);
   for (i = 0; i < N; i++) {
     GstSample *s = r.samples->pdata[i];
     GstBuffer *buf = gst_sample_get_buffer (s);
-    GstSt2022Meta *m = get_meta (buf);
+    GstSt2022Meta *m = net_get_meta (buf);
     guint8 *got = net_buffer_to_uyvp (buf, gst_sample_get_caps (s), f);
     guint k;
 
@@ -287,9 +198,9 @@ check_src_exact (const RefFormat * f, const gchar * format, guint16 seq0,
       first_k * n);
 
   gst_structure_free (stats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   encoder_clear (&e);
-  free_pictures (pics, N + 1);
+  net_free_pictures (pics, N + 1);
   g_free (capsf);
 }
 
@@ -339,40 +250,47 @@ byte_lost (gsize off, const gint * drop)
   return FALSE;
 }
 
+static guint
+count_drops (const gint * drop)
+{
+  guint c = 0;
+
+  for (; drop && *drop >= 0; drop++)
+    c++;
+  return c;
+}
+
 /* Loss: every frame is pushed; the ones with lost datagrams are flagged
  * CORRUPTED, their lost bytes concealed (black in the first frame, the
  * previous output frame's bytes after), every other byte exact; the
  * counters at EOS are exact. */
-GST_START_TEST (test_src_loss_concealment_and_counters)
+static void
+check_loss (const RefFormat * f, const gchar * format, const gint * drop0,
+    const gint * drop2, const gint * drop5)
 {
-  const RefFormat *f = &ref_1080i5994;
   const guint N = 6;
   guint16 port = net_test_port ();
-  guint8 **pics = make_pictures (f, N, 99);
+  guint8 **pics = net_make_pictures (f, N, 99);
   guint n = ref_datagrams (f), k, row;
   gsize ustride = f->width * 5 / 2, lb = ref_line_bytes (f);
   gsize act_off = (f->samples - f->width) * 5 / 2;
-  /* per frame: lost datagrams (-1 terminated). Frame 0 (nothing before it:
-   * black) loses a run in picture rows; frame 2 loses its marker and a
-   * datagram of blanking; frame 5, the last, loses its marker too (pushed
-   * when the stream pauses, not held until more comes). */
-  gint drop0[] = { 500, 501, 502, 2600, -1 };
-  gint drop2[] = { 3, 1000, 3333, (gint) n - 1, -1 };
-  gint drop5[] = { 2000, (gint) n - 1, -1 };
   const gint *drops[] = { drop0, NULL, drop2, NULL, NULL, drop5 };
-  guint expect_lost = 4 + 4 + 2;
+  guint expect_lost = count_drops (drop0) + count_drops (drop2) +
+      count_drops (drop5);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s", format);
   Encoder e;
-  Receiver r;
+  NetReceiver r;
   GstStructure *stats;
 
   guint8 **rasters = build_rasters (f, pics, N);
 
-  receiver_start (&r, port, N, "video/x-raw,format=UYVP", NULL);
+  receiver_start (&r, port, N, caps, NULL);
+  g_free (caps);
   encoder_init (&e, f, port, 40000, 0, 0x5eed);
   for (k = 0; k < N; k++)
     encoder_send_raster (&e, rasters[k], drops[k]);
-  free_pictures (rasters, N);
-  stats = receiver_finish (&r);
+  net_free_pictures (rasters, N);
+  stats = net_receiver_finish (&r, 30);
 
   fail_unless_equals_int (r.samples->len, N);
   for (k = 0; k < N; k++) {
@@ -385,7 +303,7 @@ GST_START_TEST (test_src_loss_concealment_and_counters)
     const gint none[] = { -1 };
     const gint *drop = drops[k] ? drops[k] : none;
 
-    fail_unless_equals_int (get_meta (buf)->frcount, k);
+    fail_unless_equals_int (net_get_meta (buf)->frcount, k);
     fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (buf,
             GST_BUFFER_FLAG_CORRUPTED), drops[k] != NULL);
     for (row = 0; row < f->height; row++) {
@@ -412,9 +330,36 @@ GST_START_TEST (test_src_loss_concealment_and_counters)
       N * n - expect_lost);
 
   gst_structure_free (stats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   encoder_clear (&e);
-  free_pictures (pics, N);
+  net_free_pictures (pics, N);
+}
+
+/* Per frame the lost datagrams (-1 terminated). Frame 0 (nothing before it:
+ * black) loses a run in picture rows; frame 2 loses its marker and a
+ * datagram of blanking; frame 5, the last, loses its marker too (pushed
+ * when the stream pauses, not held until more comes). */
+GST_START_TEST (test_src_loss_concealment_and_counters)
+{
+  const gint n = ref_datagrams (&ref_1080i5994);
+  const gint drop0[] = { 500, 501, 502, 2600, -1 };
+  const gint drop2[] = { 3, 1000, 3333, n - 1, -1 };
+  const gint drop5[] = { 2000, n - 1, -1 };
+
+  check_loss (&ref_1080i5994, "UYVP", drop0, drop2, drop5);
+}
+
+GST_END_TEST;
+
+/* v210 output conceals in the raster, before conversion: same result */
+GST_START_TEST (test_src_loss_concealment_v210)
+{
+  const gint n = ref_datagrams (&ref_720p5994);
+  const gint drop0[] = { 300, 301, 1600, -1 };
+  const gint drop2[] = { 3, 1000, 1333, n - 1, -1 };
+  const gint drop5[] = { 2000, n - 1, -1 };
+
+  check_loss (&ref_720p5994, "v210", drop0, drop2, drop5);
 }
 
 GST_END_TEST;
@@ -423,10 +368,10 @@ GST_START_TEST (test_src_drop_corrupted)
 {
   const RefFormat *f = &ref_720p5994;
   guint16 port = net_test_port ();
-  guint8 **pics = make_pictures (f, 5, 5);
+  guint8 **pics = net_make_pictures (f, 5, 5);
   gint drop[] = { 10, -1 };
   Encoder e;
-  Receiver r;
+  NetReceiver r;
   GstStructure *stats;
   guint k;
 
@@ -437,12 +382,12 @@ GST_START_TEST (test_src_drop_corrupted)
   encoder_init (&e, f, port, 0, 0, 1);
   for (k = 0; k < 5; k++)
     encoder_send_raster (&e, rasters[k], k == 2 ? drop : NULL);
-  free_pictures (rasters, 5);
-  stats = receiver_finish (&r);
+  net_free_pictures (rasters, 5);
+  stats = net_receiver_finish (&r, 30);
   fail_unless_equals_int (r.samples->len, 3);
   for (k = 0; k < 3; k++) {
     GstBuffer *buf = gst_sample_get_buffer (r.samples->pdata[k]);
-    GstSt2022Meta *m = get_meta (buf);
+    GstSt2022Meta *m = net_get_meta (buf);
     fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
     /* frame 2 was the corrupted one */
     fail_unless_equals_int (m->frcount, k < 2 ? k : k + 1);
@@ -451,9 +396,9 @@ GST_START_TEST (test_src_drop_corrupted)
   fail_unless_equals_uint64 (net_stat (stats, "frames-dropped"), 1);
   fail_unless_equals_uint64 (net_stat (stats, "packets-lost"), 1);
   gst_structure_free (stats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   encoder_clear (&e);
-  free_pictures (pics, 5);
+  net_free_pictures (pics, 5);
 }
 
 GST_END_TEST;
@@ -464,10 +409,10 @@ GST_START_TEST (test_src_garbage_and_restart)
 {
   const RefFormat *f = &ref_720p5994;
   guint16 port = net_test_port ();
-  guint8 **pics = make_pictures (f, 7, 6);
+  guint8 **pics = net_make_pictures (f, 7, 6);
   guint k, prev_pic = 0;
   Encoder e, e2;
-  Receiver r;
+  NetReceiver r;
   GstStructure *stats;
   guint8 junk[1400];
   int fd = ref_udp_sender ();
@@ -492,14 +437,14 @@ GST_START_TEST (test_src_garbage_and_restart)
   encoder_init (&e2, f, port, 5, 77, 2222);
   for (k = 3; k < 7; k++)
     encoder_send_raster (&e2, rasters[k], NULL);
-  free_pictures (rasters, 7);
-  stats = receiver_finish (&r);
+  net_free_pictures (rasters, 7);
+  stats = net_receiver_finish (&r, 30);
 
   fail_unless_equals_uint64 (net_stat (stats, "packets-invalid"), 4);
   fail_unless_equals_int (r.samples->len, 5);
   for (k = 0; k < 5; k++) {
     GstSample *s = r.samples->pdata[k];
-    GstSt2022Meta *m = get_meta (gst_sample_get_buffer (s));
+    GstSt2022Meta *m = net_get_meta (gst_sample_get_buffer (s));
     guint8 *got = net_buffer_to_uyvp (gst_sample_get_buffer (s),
         gst_sample_get_caps (s), f);
     /* the first sender's 3 frames, then the second sender's from where
@@ -523,56 +468,60 @@ GST_START_TEST (test_src_garbage_and_restart)
   }
   fail_unless_equals_uint64 (net_stat (stats, "frames-corrupted"), 0);
   gst_structure_free (stats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   encoder_clear (&e);
   encoder_clear (&e2);
-  free_pictures (pics, 7);
+  net_free_pictures (pics, 7);
   close (fd);
 }
 
 GST_END_TEST;
 
-/* A format change mid-stream renegotiates the caps. */
-GST_START_TEST (test_src_format_change)
+/* A format change mid-stream renegotiates the caps; the new format's
+ * frames are bigger (v210: the receive rasters must grow). */
+static void
+check_format_change (const gchar * format)
 {
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s", format);
   guint16 port = net_test_port ();
-  guint8 **a = make_pictures (&ref_720p5994, 3, 1);
-  guint8 **b = make_pictures (&ref_1080i50, 4, 2);
+  guint8 **a = net_make_pictures (&ref_720p5994, 3, 1);
+  guint8 **b = net_make_pictures (&ref_1080i50, 4, 2);
   Encoder e, e2;
-  Receiver r;
+  NetReceiver r;
   GstStructure *stats;
   guint k;
 
   guint8 **ra = build_rasters (&ref_720p5994, a, 3);
   guint8 **rb = build_rasters (&ref_1080i50, b, 4);
 
-  receiver_start (&r, port, 4, NULL, NULL);
+  receiver_start (&r, port, 4, caps, NULL);
+  g_free (caps);
   encoder_init (&e, &ref_720p5994, port, 10, 0, 42);
   for (k = 0; k < 3; k++)
     encoder_send_raster (&e, ra[k], NULL);
   encoder_init (&e2, &ref_1080i50, port, e.seq, e.frcount, 42);
   for (k = 0; k < 4; k++)
     encoder_send_raster (&e2, rb[k], NULL);
-  free_pictures (ra, 3);
-  free_pictures (rb, 4);
-  stats = receiver_finish (&r);
+  net_free_pictures (ra, 3);
+  net_free_pictures (rb, 4);
+  stats = net_receiver_finish (&r, 30);
 
   fail_unless_equals_int (r.samples->len, 4);
   check_caps (gst_sample_get_caps (r.samples->pdata[0]), &ref_720p5994,
-      "UYVP");
+      format);
   check_caps (gst_sample_get_caps (r.samples->pdata[3]), &ref_1080i50,
-      "UYVP");
+      format);
   for (k = 0; k < 4; k++) {
     GstSample *s = r.samples->pdata[k];
     GstBuffer *buf = gst_sample_get_buffer (s);
-    GstSt2022Meta *m = get_meta (buf);
+    GstSt2022Meta *m = net_get_meta (buf);
     gboolean second = m->frcount >= 3;
     const RefFormat *f = second ? &ref_1080i50 : &ref_720p5994;
     guint8 *got = net_buffer_to_uyvp (buf, gst_sample_get_caps (s), f);
 
     /* the first frame of the new format may be dropped when frames of the
      * old one still wait to be pushed: the caps change between buffers */
-    check_caps (gst_sample_get_caps (s), f, "UYVP");
+    check_caps (gst_sample_get_caps (s), f, format);
     fail_unless (memcmp (got, second ? b[m->frcount - 3] : a[m->frcount],
             f->width * 5 / 2 * f->height) == 0, "frame %u differs",
         m->frcount);
@@ -581,11 +530,23 @@ GST_START_TEST (test_src_format_change)
   }
   fail_unless_equals_uint64 (net_stat (stats, "format-changes"), 1);
   gst_structure_free (stats);
-  receiver_clear (&r);
+  net_receiver_clear (&r);
   encoder_clear (&e);
   encoder_clear (&e2);
-  free_pictures (a, 3);
-  free_pictures (b, 4);
+  net_free_pictures (a, 3);
+  net_free_pictures (b, 4);
+}
+
+GST_START_TEST (test_src_format_change)
+{
+  check_format_change ("UYVP");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_format_change_v210)
+{
+  check_format_change ("v210");
 }
 
 GST_END_TEST;
@@ -603,9 +564,11 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_720p5994_uyvp);
   tcase_add_test (tc, test_src_720p5994_v210);
   tcase_add_test (tc, test_src_loss_concealment_and_counters);
+  tcase_add_test (tc, test_src_loss_concealment_v210);
   tcase_add_test (tc, test_src_drop_corrupted);
   tcase_add_test (tc, test_src_garbage_and_restart);
   tcase_add_test (tc, test_src_format_change);
+  tcase_add_test (tc, test_src_format_change_v210);
   return s;
 }
 

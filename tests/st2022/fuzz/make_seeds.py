@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# gst-vmi: seed inputs for fuzz_st2022_depacketizer (see docs/st2022-6.md,
+# "Fuzzing").  Usage: make_seeds.py OUTDIR
+#
+# Input layout (see the fuzz target): byte 0 bit 0 = UYVP target, bits 1-3
+# = decline every n-th frame start; byte 1 = reorder window - 1; byte 2
+# unused; then records.  A structured record is 9 bytes: op (bits 0-2 != 0;
+# bit 3 marker, bit 4 SSRC, bit 5 no video timestamp, bits 6-7 == 3: flip a
+# header bit), format index, seq (big endian), FRCount, RTP ts, VTS (2 B),
+# flip byte.  Whole frames need large inputs: run with -max_len=65536.
+import os
+import sys
+
+FMT_720P60 = 13  # index in the core's format table
+N_720P = 2249    # datagrams per 720p60 frame
+
+
+def stream(fidx, n, frames, seq0, fr0, drop=(), flags=0):
+    out = bytearray([flags, 31, 0])
+    seq = seq0
+    for f in range(frames):
+        for i in range(n):
+            op = 1 | ((i == n - 1) << 3)
+            if (f, i) not in drop:
+                out += bytes([op, fidx, (seq >> 8) & 255, seq & 255,
+                              (fr0 + f) & 255, f & 255, 0, 0, 0])
+            seq = (seq + 1) & 0xffff
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_seeds.py OUTDIR")
+    d = sys.argv[1]
+    os.makedirs(d, exist_ok=True)
+    seeds = {
+        # two whole frames, sequence number wrapping inside the first
+        "720p_2frames": stream(FMT_720P60, N_720P, 2, 65000, 250),
+        # joining mid-frame
+        "720p_mid": stream(FMT_720P60, N_720P, 3, 100, 1)[3 + 9 * 1000:],
+        # loss of a datagram and of a marker, UYVP target
+        "720p_loss_uyvp": stream(FMT_720P60, N_720P, 2, 5, 7,
+                                 drop={(0, 5), (1, N_720P - 1)}, flags=1),
+        # a short start: the hunt for a frame start
+        "720p_start": stream(FMT_720P60, N_720P, 1, 0, 0)[:3 + 9 * 100],
+    }
+    for name, data in seeds.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()
