@@ -119,6 +119,7 @@ run_case (const char *name, const char *producer, const char *consumer,
   gint64 t0;
   struct rusage ru;
   int status;
+  gboolean reaped = FALSE;
 
   pipe = gst_parse_launch (consumer, NULL);
   g_assert (pipe);
@@ -148,12 +149,27 @@ run_case (const char *name, const char *producer, const char *consumer,
       gst_element_set_state (pipe, GST_STATE_PLAYING);
     }
   }
-  /* EOS from vmisrc / single process; shmsrc ends with an error when its
-   * producer exits */
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg)
-    gst_message_unref (msg);
+  if (producer) {
+  }
+  /* EOS from vmisrc and the single process; shmsrc is not always told
+   * when its producer exits: stop once the producer is gone and no frame
+   * came for half a second */
+  for (;;) {
+    guint seen = count.frames;
+
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+        GST_SECOND / 2, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (msg) {
+      gst_message_unref (msg);
+      break;
+    }
+    if (g_get_monotonic_time () - t0 > 60 * G_USEC_PER_SEC)
+      break;
+    if (pid && !reaped && wait4 (pid, &status, WNOHANG, &ru) == pid)
+      reaped = TRUE;
+    if (reaped && count.frames == seen)
+      break;
+  }
   gst_element_set_state (pipe, GST_STATE_NULL);
   r.cpu_s = self_cpu () - cpu0;
   r.wall_s = (g_get_monotonic_time () - t0) / 1e6;
@@ -163,7 +179,7 @@ run_case (const char *name, const char *producer, const char *consumer,
   r.received = count.frames;
 
   if (pid) {
-    if (wait4 (pid, &status, 0, &ru) == pid)
+    if (reaped || wait4 (pid, &status, 0, &ru) == pid)
       r.cpu_s += MAX (0.0, tv_s (ru.ru_utime) + tv_s (ru.ru_stime) -
           startup_cpu_s);
     g_spawn_close_pid (pid);

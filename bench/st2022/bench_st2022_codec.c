@@ -106,6 +106,7 @@ main (int argc, char **argv)
   St2022Packetizer *p;
   St2022Datagram batch[64];
   guint64 *t_wu, *t_wv, *t_pk, *t_mc, *t_dr, *t_du, *t_rd, *t_dn, *t_rv;
+  guint64 *t_mp;
   guint64 sum = 0;
   GRand *g;
 
@@ -127,6 +128,7 @@ main (int argc, char **argv)
   t_rd = g_new (guint64, reps);
   t_dn = g_new (guint64, reps);
   t_rv = g_new (guint64, reps);
+  t_mp = g_new (guint64, reps);
 
   /* legal random samples (4..1019), like real video: illegal values are
    * rare and take the slow clip path */
@@ -176,6 +178,11 @@ main (int argc, char **argv)
     st2022_raster_writer_write (w, raster2, f->frame_bytes,
         ST2022_PIXEL_V210, v210, vstride);
     t_wv[r] = now_ns () - t0;
+    /* the writer's baseline: a plain memcpy of the UYVP picture */
+    t0 = now_ns ();
+    memcpy (target, uyvp, ustride * f->height);
+    t_mp[r] = now_ns () - t0;
+    sink_byte = target[ustride * r];
 
     /* packetize: headers + iovec pointers for the whole frame */
     t0 = now_ns ();
@@ -235,6 +242,10 @@ main (int argc, char **argv)
         median (t_wu, reps) / 1e6 / 33.3667 * 100);
     printf ("  raster build (writer) v210    %8.3f ms/frame\n",
         median (t_wv, reps) / 1e6);
+    printf ("  baseline memcpy UYVP picture  %8.3f ms/frame  (writer UYVP "
+        "%.1fx, v210 %.1fx)\n", median (t_mp, reps) / 1e6,
+        (double) median (t_wu, reps) / median (t_mp, reps),
+        (double) median (t_wv, reps) / median (t_mp, reps));
     printf ("  raster read UYVP              %8.3f ms/frame\n",
         median (t_rd, reps) / 1e6);
     printf ("  raster read v210              %8.3f ms/frame\n",
@@ -271,5 +282,6 @@ main (int argc, char **argv)
   g_free (t_rd);
   g_free (t_dn);
   g_free (t_rv);
+  g_free (t_mp);
   return 0;
 }

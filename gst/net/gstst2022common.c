@@ -57,6 +57,199 @@ gst_st2022_pacing_get_type (void)
   return type;
 }
 
+#define DEFAULT_PROP_TRANSPORT GST_ST2022_TRANSPORT_SOCKET
+#define DEFAULT_PROP_IFACE NULL
+#define DEFAULT_PROP_DPDK_EAL_ARGS NULL
+#define DEFAULT_PROP_DPDK_PORT 0
+#define DEFAULT_PROP_STATS_INTERVAL 1000
+
+void
+gst_st2022_common_install_properties (GObjectClass * klass, guint first_id)
+{
+  /**
+   * GstSt2022Sink:transport:
+   *
+   * How datagrams leave the host. Only `socket` is in this build; the
+   * others fail the state change with an error saying so.
+   */
+  /**
+   * GstSt2022Src:transport:
+   *
+   * How datagrams reach the element. Only `socket` is in this build; the
+   * others fail the state change with an error saying so.
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_COMMON_PROP_TRANSPORT,
+      g_param_spec_enum ("transport", "Transport",
+          "How datagrams move: socket (kernel UDP), packet (AF_PACKET), dpdk",
+          GST_TYPE_ST2022_TRANSPORT, DEFAULT_PROP_TRANSPORT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:iface:
+   *
+   * Network interface of the `packet` transport.
+   */
+  /**
+   * GstSt2022Src:iface:
+   *
+   * Network interface of the `packet` transport.
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_COMMON_PROP_IFACE,
+      g_param_spec_string ("iface", "Interface",
+          "Network interface (transport=packet)", DEFAULT_PROP_IFACE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:dpdk-eal-args:
+   *
+   * DPDK EAL arguments (transport=dpdk).
+   */
+  /**
+   * GstSt2022Src:dpdk-eal-args:
+   *
+   * DPDK EAL arguments (transport=dpdk).
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_COMMON_PROP_DPDK_EAL_ARGS,
+      g_param_spec_string ("dpdk-eal-args", "DPDK EAL arguments",
+          "DPDK EAL arguments (transport=dpdk)", DEFAULT_PROP_DPDK_EAL_ARGS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:dpdk-port:
+   *
+   * DPDK port id (transport=dpdk).
+   */
+  /**
+   * GstSt2022Src:dpdk-port:
+   *
+   * DPDK port id (transport=dpdk).
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_COMMON_PROP_DPDK_PORT,
+      g_param_spec_int ("dpdk-port", "DPDK port", "DPDK port id", 0,
+          G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:stats-interval:
+   *
+   * Interval in ms between `st2022-stats` element messages (0 = only at
+   * EOS).
+   */
+  /**
+   * GstSt2022Src:stats-interval:
+   *
+   * Interval in ms between `st2022-stats` element messages (0 = only at
+   * EOS).
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_COMMON_PROP_STATS_INTERVAL,
+      g_param_spec_uint ("stats-interval", "Statistics interval",
+          "Milliseconds between st2022-stats messages (0 = only at EOS)", 0,
+          G_MAXUINT, DEFAULT_PROP_STATS_INTERVAL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS));
+}
+
+void
+gst_st2022_common_settings_init (GstSt2022CommonSettings * s)
+{
+  s->transport = DEFAULT_PROP_TRANSPORT;
+  s->iface = g_strdup (DEFAULT_PROP_IFACE);
+  s->dpdk_eal_args = g_strdup (DEFAULT_PROP_DPDK_EAL_ARGS);
+  s->dpdk_port = DEFAULT_PROP_DPDK_PORT;
+  s->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
+}
+
+void
+gst_st2022_common_settings_clear (GstSt2022CommonSettings * s)
+{
+  g_clear_pointer (&s->iface, g_free);
+  g_clear_pointer (&s->dpdk_eal_args, g_free);
+}
+
+gboolean
+gst_st2022_common_set_property (GstSt2022CommonSettings * s, guint first_id,
+    guint prop_id, const GValue * value)
+{
+  if (prop_id < first_id)
+    return FALSE;
+  switch (prop_id - first_id) {
+    case GST_ST2022_COMMON_PROP_TRANSPORT:
+      s->transport = g_value_get_enum (value);
+      break;
+    case GST_ST2022_COMMON_PROP_IFACE:
+      g_free (s->iface);
+      s->iface = g_value_dup_string (value);
+      break;
+    case GST_ST2022_COMMON_PROP_DPDK_EAL_ARGS:
+      g_free (s->dpdk_eal_args);
+      s->dpdk_eal_args = g_value_dup_string (value);
+      break;
+    case GST_ST2022_COMMON_PROP_DPDK_PORT:
+      s->dpdk_port = g_value_get_int (value);
+      break;
+    case GST_ST2022_COMMON_PROP_STATS_INTERVAL:
+      s->stats_interval = g_value_get_uint (value);
+      break;
+    default:
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_st2022_common_get_property (const GstSt2022CommonSettings * s,
+    guint first_id, guint prop_id, GValue * value)
+{
+  if (prop_id < first_id)
+    return FALSE;
+  switch (prop_id - first_id) {
+    case GST_ST2022_COMMON_PROP_TRANSPORT:
+      g_value_set_enum (value, s->transport);
+      break;
+    case GST_ST2022_COMMON_PROP_IFACE:
+      g_value_set_string (value, s->iface);
+      break;
+    case GST_ST2022_COMMON_PROP_DPDK_EAL_ARGS:
+      g_value_set_string (value, s->dpdk_eal_args);
+      break;
+    case GST_ST2022_COMMON_PROP_DPDK_PORT:
+      g_value_set_int (value, s->dpdk_port);
+      break;
+    case GST_ST2022_COMMON_PROP_STATS_INTERVAL:
+      g_value_set_uint (value, s->stats_interval);
+      break;
+    default:
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_st2022_common_stats_due (GstElement * element,
+    const GstSt2022CommonSettings * s, GstClockTime * last_post,
+    GstClockTime now)
+{
+  guint interval;
+
+  GST_OBJECT_LOCK (element);
+  interval = s->stats_interval;
+  GST_OBJECT_UNLOCK (element);
+
+  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (now))
+    return FALSE;
+  if (!GST_CLOCK_TIME_IS_VALID (*last_post) || now < *last_post) {
+    *last_post = now;
+    return FALSE;
+  }
+  if (now - *last_post < interval * GST_MSECOND)
+    return FALSE;
+  *last_post = now;
+  return TRUE;
+}
+
 GstStructure *
 gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
 {

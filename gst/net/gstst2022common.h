@@ -58,6 +58,46 @@ GType gst_st2022_transport_get_type (void);
 #define GST_TYPE_ST2022_PACING (gst_st2022_pacing_get_type ())
 GType gst_st2022_pacing_get_type (void);
 
+/* The properties both elements have, with the same meaning: installed,
+ * stored, set and read by the helpers below. */
+typedef enum
+{
+  GST_ST2022_COMMON_PROP_TRANSPORT,
+  GST_ST2022_COMMON_PROP_IFACE,
+  GST_ST2022_COMMON_PROP_DPDK_EAL_ARGS,
+  GST_ST2022_COMMON_PROP_DPDK_PORT,
+  GST_ST2022_COMMON_PROP_STATS_INTERVAL,
+  GST_ST2022_COMMON_N_PROPS,
+} GstSt2022CommonProp;
+
+/* under the element's object lock, like its other properties */
+typedef struct
+{
+  GstSt2022Transport transport;
+  gchar *iface;
+  gchar *dpdk_eal_args;
+  gint dpdk_port;
+  guint stats_interval;
+} GstSt2022CommonSettings;
+
+/* Installs the GstSt2022CommonProp properties as IDs @first_id + n. */
+void gst_st2022_common_install_properties (GObjectClass * klass,
+    guint first_id);
+void gst_st2022_common_settings_init (GstSt2022CommonSettings * s);
+void gst_st2022_common_settings_clear (GstSt2022CommonSettings * s);
+/* @prop_id - @first_id is a GstSt2022CommonProp; FALSE when it is none */
+gboolean gst_st2022_common_set_property (GstSt2022CommonSettings * s,
+    guint first_id, guint prop_id, const GValue * value);
+gboolean gst_st2022_common_get_property (const GstSt2022CommonSettings * s,
+    guint first_id, guint prop_id, GValue * value);
+
+/* TRUE when an st2022-stats message is due at @now: every stats-interval
+ * ms (0: never); the first call, or time going back, starts a new period.
+ * @element's object lock guards @s. */
+gboolean gst_st2022_common_stats_due (GstElement * element,
+    const GstSt2022CommonSettings * s, GstClockTime * last_post,
+    GstClockTime now);
+
 /* Counters; written by the streaming thread only, read under the object
  * lock for the `stats` property. */
 typedef struct

@@ -61,13 +61,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
 #define DEFAULT_PROP_TTL_MC 1
 #define DEFAULT_PROP_PAYLOAD_TYPE 98
 #define DEFAULT_PROP_SSRC G_MAXUINT
-#define DEFAULT_PROP_TRANSPORT GST_ST2022_TRANSPORT_SOCKET
 #define DEFAULT_PROP_PACING GST_ST2022_PACING_SOFTWARE
 #define DEFAULT_PROP_LINE_RATE G_GUINT64_CONSTANT (10000000000)
-#define DEFAULT_PROP_IFACE NULL
-#define DEFAULT_PROP_DPDK_EAL_ARGS NULL
-#define DEFAULT_PROP_DPDK_PORT 0
-#define DEFAULT_PROP_STATS_INTERVAL 1000
 #define DEFAULT_PROP_BUFFER_SIZE (8 * 1024 * 1024)
 /* GstBaseSink's processing-deadline, our default (see init) */
 #define DEFAULT_PROCESSING_DEADLINE (60 * GST_MSECOND)
@@ -88,15 +83,12 @@ enum
   PROP_TTL_MC,
   PROP_PAYLOAD_TYPE,
   PROP_SSRC,
-  PROP_TRANSPORT,
   PROP_PACING,
   PROP_LINE_RATE,
-  PROP_IFACE,
-  PROP_DPDK_EAL_ARGS,
-  PROP_DPDK_PORT,
-  PROP_STATS_INTERVAL,
   PROP_BUFFER_SIZE,
   PROP_STATS,
+  /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
+  PROP_COMMON_FIRST,
 };
 
 /* two rasters: one being sent, one being built */
@@ -122,13 +114,9 @@ struct _GstSt2022Sink
   gint ttl_mc;
   guint payload_type;
   guint ssrc;
-  GstSt2022Transport transport;
   GstSt2022Pacing pacing;
   guint64 line_rate;
-  gchar *iface;
-  gchar *dpdk_eal_args;
-  gint dpdk_port;
-  guint stats_interval;
+  GstSt2022CommonSettings common;
   gint buffer_size;
 
   /* streaming state */
@@ -276,17 +264,6 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
-   * GstSt2022Sink:transport:
-   *
-   * How datagrams leave the host. Only `socket` is in this build; the
-   * others fail the state change with an error saying so.
-   */
-  g_object_class_install_property (gobject_class, PROP_TRANSPORT,
-      g_param_spec_enum ("transport", "Transport", "Transport",
-          GST_TYPE_ST2022_TRANSPORT, DEFAULT_PROP_TRANSPORT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
    * GstSt2022Sink:pacing:
    *
    * How each frame's datagrams are spread in time. `pa-*` modes need a raw
@@ -309,46 +286,6 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
-   * GstSt2022Sink:iface:
-   *
-   * Network interface of the `packet` transport.
-   */
-  g_object_class_install_property (gobject_class, PROP_IFACE,
-      g_param_spec_string ("iface", "Interface",
-          "Network interface (transport=packet)", DEFAULT_PROP_IFACE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Sink:dpdk-eal-args:
-   *
-   * DPDK EAL arguments (transport=dpdk).
-   */
-  g_object_class_install_property (gobject_class, PROP_DPDK_EAL_ARGS,
-      g_param_spec_string ("dpdk-eal-args", "DPDK EAL arguments",
-          "DPDK EAL arguments (transport=dpdk)", DEFAULT_PROP_DPDK_EAL_ARGS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Sink:dpdk-port:
-   *
-   * DPDK port id (transport=dpdk).
-   */
-  g_object_class_install_property (gobject_class, PROP_DPDK_PORT,
-      g_param_spec_int ("dpdk-port", "DPDK port", "DPDK port id", 0,
-          G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Sink:stats-interval:
-   *
-   * Interval in ms between `st2022-stats` element messages (0 = only at
-   * EOS).
-   */
-  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
-      g_param_spec_uint ("stats-interval", "Statistics interval",
-          "Milliseconds between st2022-stats messages (0 = only at EOS)", 0,
-          G_MAXUINT, DEFAULT_PROP_STATS_INTERVAL, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS));
-  /**
    * GstSt2022Sink:buffer-size:
    *
    * Kernel send buffer (SO_SNDBUF) to request, bytes; 0 = OS default.
@@ -367,6 +304,8 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Transmit statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
@@ -400,13 +339,9 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->ttl_mc = DEFAULT_PROP_TTL_MC;
   self->payload_type = DEFAULT_PROP_PAYLOAD_TYPE;
   self->ssrc = DEFAULT_PROP_SSRC;
-  self->transport = DEFAULT_PROP_TRANSPORT;
   self->pacing = DEFAULT_PROP_PACING;
   self->line_rate = DEFAULT_PROP_LINE_RATE;
-  self->iface = g_strdup (DEFAULT_PROP_IFACE);
-  self->dpdk_eal_args = g_strdup (DEFAULT_PROP_DPDK_EAL_ARGS);
-  self->dpdk_port = DEFAULT_PROP_DPDK_PORT;
-  self->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
+  gst_st2022_common_settings_init (&self->common);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
   g_mutex_init (&self->tx_lock);
   g_cond_init (&self->tx_cond);
@@ -429,8 +364,7 @@ gst_st2022_sink_finalize (GObject * object)
 
   g_free (self->host);
   g_free (self->multicast_iface);
-  g_free (self->iface);
-  g_free (self->dpdk_eal_args);
+  gst_st2022_common_settings_clear (&self->common);
   g_mutex_clear (&self->tx_lock);
   g_cond_clear (&self->tx_cond);
 
@@ -465,34 +399,19 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
     case PROP_SSRC:
       self->ssrc = g_value_get_uint (value);
       break;
-    case PROP_TRANSPORT:
-      self->transport = g_value_get_enum (value);
-      break;
     case PROP_PACING:
       self->pacing = g_value_get_enum (value);
       break;
     case PROP_LINE_RATE:
       self->line_rate = g_value_get_uint64 (value);
       break;
-    case PROP_IFACE:
-      g_free (self->iface);
-      self->iface = g_value_dup_string (value);
-      break;
-    case PROP_DPDK_EAL_ARGS:
-      g_free (self->dpdk_eal_args);
-      self->dpdk_eal_args = g_value_dup_string (value);
-      break;
-    case PROP_DPDK_PORT:
-      self->dpdk_port = g_value_get_int (value);
-      break;
-    case PROP_STATS_INTERVAL:
-      self->stats_interval = g_value_get_uint (value);
-      break;
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_int (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -524,26 +443,11 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
     case PROP_SSRC:
       g_value_set_uint (value, self->ssrc);
       break;
-    case PROP_TRANSPORT:
-      g_value_set_enum (value, self->transport);
-      break;
     case PROP_PACING:
       g_value_set_enum (value, self->pacing);
       break;
     case PROP_LINE_RATE:
       g_value_set_uint64 (value, self->line_rate);
-      break;
-    case PROP_IFACE:
-      g_value_set_string (value, self->iface);
-      break;
-    case PROP_DPDK_EAL_ARGS:
-      g_value_set_string (value, self->dpdk_eal_args);
-      break;
-    case PROP_DPDK_PORT:
-      g_value_set_int (value, self->dpdk_port);
-      break;
-    case PROP_STATS_INTERVAL:
-      g_value_set_uint (value, self->stats_interval);
       break;
     case PROP_BUFFER_SIZE:
       g_value_set_int (value, self->buffer_size);
@@ -553,7 +457,9 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
           gst_st2022_stats_to_structure (&self->stats, TRUE));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -622,7 +528,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   GstSt2022Pacing pacing;
 
   GST_OBJECT_LOCK (self);
-  transport = self->transport;
+  transport = self->common.transport;
   pacing = self->pacing;
   cfg.direction = VMI_TRANSPORT_DIR_SEND;
   cfg.address = self->host;
@@ -630,9 +536,9 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   cfg.multicast_iface = self->multicast_iface;
   cfg.ttl_mc = self->ttl_mc;
   cfg.buffer_size = self->buffer_size;
-  cfg.iface = self->iface;
-  cfg.dpdk_eal_args = self->dpdk_eal_args;
-  cfg.dpdk_port = self->dpdk_port;
+  cfg.iface = self->common.iface;
+  cfg.dpdk_eal_args = self->common.dpdk_eal_args;
+  cfg.dpdk_port = self->common.dpdk_port;
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
@@ -1176,15 +1082,9 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   g_cond_broadcast (&self->tx_cond);
   g_mutex_unlock (&self->tx_lock);
 
-  if (self->stats_interval > 0 && clock) {
-    GstClockTime cnow = gst_clock_get_time (clock);
-    if (!GST_CLOCK_TIME_IS_VALID (self->last_post))
-      self->last_post = cnow;
-    else if (cnow - self->last_post >= self->stats_interval * GST_MSECOND) {
-      self->last_post = cnow;
-      gst_st2022_sink_post_stats (self);
-    }
-  }
+  if (clock && gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
+          &self->last_post, gst_clock_get_time (clock)))
+    gst_st2022_sink_post_stats (self);
 
 out:
   if (clock)
@@ -1212,7 +1112,8 @@ map_failed:
   }
 send_failed:
   {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("%s", err->message), (NULL));
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("%s; check that the host is "
+            "reachable (route, interface, firewall)", err->message), (NULL));
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }

@@ -59,12 +59,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define DEFAULT_PROP_MULTICAST_IFACE NULL
 #define DEFAULT_PROP_SOURCE_ADDRESS NULL
 #define DEFAULT_PROP_BUFFER_SIZE (64 * 1024 * 1024)
-#define DEFAULT_PROP_TRANSPORT GST_ST2022_TRANSPORT_SOCKET
-#define DEFAULT_PROP_IFACE NULL
-#define DEFAULT_PROP_DPDK_EAL_ARGS NULL
-#define DEFAULT_PROP_DPDK_PORT 0
 #define DEFAULT_PROP_DROP_CORRUPTED FALSE
-#define DEFAULT_PROP_STATS_INTERVAL 1000
 
 /* datagrams per recv_burst() */
 #define RX_BURST 64
@@ -83,13 +78,10 @@ enum
   PROP_MULTICAST_IFACE,
   PROP_SOURCE_ADDRESS,
   PROP_BUFFER_SIZE,
-  PROP_TRANSPORT,
-  PROP_IFACE,
-  PROP_DPDK_EAL_ARGS,
-  PROP_DPDK_PORT,
   PROP_DROP_CORRUPTED,
-  PROP_STATS_INTERVAL,
   PROP_STATS,
+  /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
+  PROP_COMMON_FIRST,
 };
 
 typedef struct
@@ -116,12 +108,8 @@ struct _GstSt2022Src
   gchar *multicast_iface;
   gchar *source_address;
   gint buffer_size;
-  GstSt2022Transport transport;
-  gchar *iface;
-  gchar *dpdk_eal_args;
-  gint dpdk_port;
   gboolean drop_corrupted;
-  guint stats_interval;
+  GstSt2022CommonSettings common;
 
   /* streaming state */
   VmiTransport *t;
@@ -253,46 +241,6 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
           DEFAULT_PROP_BUFFER_SIZE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**
-   * GstSt2022Src:transport:
-   *
-   * How datagrams reach the element. Only `socket` is in this build; the
-   * others fail the state change with an error saying so.
-   */
-  g_object_class_install_property (gobject_class, PROP_TRANSPORT,
-      g_param_spec_enum ("transport", "Transport", "Transport",
-          GST_TYPE_ST2022_TRANSPORT, DEFAULT_PROP_TRANSPORT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Src:iface:
-   *
-   * Network interface of the `packet` transport.
-   */
-  g_object_class_install_property (gobject_class, PROP_IFACE,
-      g_param_spec_string ("iface", "Interface",
-          "Network interface (transport=packet)", DEFAULT_PROP_IFACE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Src:dpdk-eal-args:
-   *
-   * DPDK EAL arguments (transport=dpdk).
-   */
-  g_object_class_install_property (gobject_class, PROP_DPDK_EAL_ARGS,
-      g_param_spec_string ("dpdk-eal-args", "DPDK EAL arguments",
-          "DPDK EAL arguments (transport=dpdk)", DEFAULT_PROP_DPDK_EAL_ARGS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstSt2022Src:dpdk-port:
-   *
-   * DPDK port id (transport=dpdk).
-   */
-  g_object_class_install_property (gobject_class, PROP_DPDK_PORT,
-      g_param_spec_int ("dpdk-port", "DPDK port", "DPDK port id", 0,
-          G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  /**
    * GstSt2022Src:drop-corrupted:
    *
    * Drop frames with missing datagrams instead of pushing them concealed
@@ -304,17 +252,6 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
           DEFAULT_PROP_DROP_CORRUPTED, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS));
   /**
-   * GstSt2022Src:stats-interval:
-   *
-   * Interval in ms between `st2022-stats` element messages (0 = only at
-   * EOS).
-   */
-  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
-      g_param_spec_uint ("stats-interval", "Statistics interval",
-          "Milliseconds between st2022-stats messages (0 = only at EOS)", 0,
-          G_MAXUINT, DEFAULT_PROP_STATS_INTERVAL, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS));
-  /**
    * GstSt2022Src:stats:
    *
    * Counters (`st2022-stats` structure); see docs/elements.md for their
@@ -323,6 +260,8 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receive statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -357,12 +296,8 @@ gst_st2022_src_init (GstSt2022Src * self)
   self->multicast_iface = g_strdup (DEFAULT_PROP_MULTICAST_IFACE);
   self->source_address = g_strdup (DEFAULT_PROP_SOURCE_ADDRESS);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
-  self->transport = DEFAULT_PROP_TRANSPORT;
-  self->iface = g_strdup (DEFAULT_PROP_IFACE);
-  self->dpdk_eal_args = g_strdup (DEFAULT_PROP_DPDK_EAL_ARGS);
-  self->dpdk_port = DEFAULT_PROP_DPDK_PORT;
   self->drop_corrupted = DEFAULT_PROP_DROP_CORRUPTED;
-  self->stats_interval = DEFAULT_PROP_STATS_INTERVAL;
+  gst_st2022_common_settings_init (&self->common);
   g_queue_init (&self->out);
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
@@ -382,8 +317,7 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->address);
   g_free (self->multicast_iface);
   g_free (self->source_address);
-  g_free (self->iface);
-  g_free (self->dpdk_eal_args);
+  gst_st2022_common_settings_clear (&self->common);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -414,28 +348,13 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_int (value);
       break;
-    case PROP_TRANSPORT:
-      self->transport = g_value_get_enum (value);
-      break;
-    case PROP_IFACE:
-      g_free (self->iface);
-      self->iface = g_value_dup_string (value);
-      break;
-    case PROP_DPDK_EAL_ARGS:
-      g_free (self->dpdk_eal_args);
-      self->dpdk_eal_args = g_value_dup_string (value);
-      break;
-    case PROP_DPDK_PORT:
-      self->dpdk_port = g_value_get_int (value);
-      break;
     case PROP_DROP_CORRUPTED:
       self->drop_corrupted = g_value_get_boolean (value);
       break;
-    case PROP_STATS_INTERVAL:
-      self->stats_interval = g_value_get_uint (value);
-      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -477,30 +396,17 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
     case PROP_BUFFER_SIZE:
       g_value_set_int (value, self->buffer_size);
       break;
-    case PROP_TRANSPORT:
-      g_value_set_enum (value, self->transport);
-      break;
-    case PROP_IFACE:
-      g_value_set_string (value, self->iface);
-      break;
-    case PROP_DPDK_EAL_ARGS:
-      g_value_set_string (value, self->dpdk_eal_args);
-      break;
-    case PROP_DPDK_PORT:
-      g_value_set_int (value, self->dpdk_port);
-      break;
     case PROP_DROP_CORRUPTED:
       g_value_set_boolean (value, self->drop_corrupted);
-      break;
-    case PROP_STATS_INTERVAL:
-      g_value_set_uint (value, self->stats_interval);
       break;
     case PROP_STATS:
       g_value_take_boxed (value,
           gst_st2022_src_stats_structure_unlocked (self));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -824,16 +730,16 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   GstSt2022Transport transport;
 
   GST_OBJECT_LOCK (self);
-  transport = self->transport;
+  transport = self->common.transport;
   cfg.direction = VMI_TRANSPORT_DIR_RECEIVE;
   cfg.address = self->address;
   cfg.port = self->port;
   cfg.multicast_iface = self->multicast_iface;
   cfg.source_address = self->source_address;
   cfg.buffer_size = self->buffer_size;
-  cfg.iface = self->iface;
-  cfg.dpdk_eal_args = self->dpdk_eal_args;
-  cfg.dpdk_port = self->dpdk_port;
+  cfg.iface = self->common.iface;
+  cfg.dpdk_eal_args = self->common.dpdk_eal_args;
+  cfg.dpdk_port = self->common.dpdk_port;
   memset (&self->stats, 0, sizeof (self->stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
   self->frames_aborted = 0;
@@ -1121,15 +1027,9 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   }
 
   gst_st2022_src_update_stats (self);
-  if (self->stats_interval > 0) {
-    GstClockTime now = GST_BUFFER_PTS (*outbuf);
-    if (!GST_CLOCK_TIME_IS_VALID (self->last_post))
-      self->last_post = now;
-    else if (now - self->last_post >= self->stats_interval * GST_MSECOND) {
-      self->last_post = now;
-      gst_st2022_src_post_stats (self);
-    }
-  }
+  if (gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
+          &self->last_post, GST_BUFFER_PTS (*outbuf)))
+    gst_st2022_src_post_stats (self);
   return GST_FLOW_OK;
 
   /* ERRORS */

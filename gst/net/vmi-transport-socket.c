@@ -84,7 +84,7 @@ typedef struct
   } rx_cmsg[VMI_SOCKET_RX_MSGS];
   guint rx_count, rx_msg;       /* messages received, next one to hand out */
   gsize rx_off;                 /* offset of the next datagram in rx_msg */
-} VmiSocketTransport;
+} VmiTransportSocket;
 
 G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
 
@@ -146,12 +146,12 @@ set_buffer (int fd, gboolean rx, gint size)
   return got / 2;
 }
 
-static void vmi_socket_close (VmiTransport * t);
+static void vmi_transport_socket_close (VmiTransport * t);
 
 static VmiTransport *
-vmi_socket_open (const VmiTransportConfig * cfg, GError ** error)
+vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
 {
-  VmiSocketTransport *s;
+  VmiTransportSocket *s;
   struct sockaddr_storage addr;
   socklen_t addr_len;
   guint ifindex = 0;
@@ -172,8 +172,8 @@ vmi_socket_open (const VmiTransportConfig * cfg, GError ** error)
     return NULL;
   family = addr.ss_family;
 
-  s = g_new0 (VmiSocketTransport, 1);
-  s->parent.klass = &vmi_socket_transport_class;
+  s = g_new0 (VmiTransportSocket, 1);
+  s->parent.klass = &vmi_transport_socket_class;
   s->direction = cfg->direction;
   s->wake_fd = -1;
   s->fd = socket (family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
@@ -295,15 +295,15 @@ join_failed:
   }
 error:
   {
-    vmi_socket_close (&s->parent);
+    vmi_transport_socket_close (&s->parent);
     return NULL;
   }
 }
 
 static void
-vmi_socket_close (VmiTransport * t)
+vmi_transport_socket_close (VmiTransport * t)
 {
-  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
 
   if (s->joined) {
     int level = s->join.gsr_group.ss_family == AF_INET ? IPPROTO_IP :
@@ -329,7 +329,7 @@ vmi_socket_close (VmiTransport * t)
  * with one pass through the stack. Returns the number of datagrams sent, or
  * -1 with errno set. */
 static gint
-send_gso (VmiSocketTransport * s, const VmiTxDatagram * d, guint n)
+send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n)
 {
   guint i = 0, m = 0, k, sent = 0;
   int rc;
@@ -396,10 +396,10 @@ send_gso (VmiSocketTransport * s, const VmiTxDatagram * d, guint n)
 }
 
 static gint
-vmi_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
-    GError ** error)
+vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
+    guint n, GError ** error)
 {
-  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
   guint done = 0;
 
   while (done < n) {
@@ -451,7 +451,7 @@ vmi_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
 
 /* Hands out datagrams of the messages already received. */
 static guint
-rx_take (VmiSocketTransport * s, VmiRxSlot * slots, guint n)
+rx_take (VmiTransportSocket * s, VmiRxSlot * slots, guint n)
 {
   guint got = 0;
 
@@ -484,7 +484,7 @@ rx_take (VmiSocketTransport * s, VmiRxSlot * slots, guint n)
 }
 
 static int
-rx_fill (VmiSocketTransport * s)
+rx_fill (VmiTransportSocket * s)
 {
   guint i;
   int rc;
@@ -511,10 +511,10 @@ rx_fill (VmiSocketTransport * s)
 }
 
 static gint
-vmi_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
+vmi_transport_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     gint64 timeout_us, GError ** error)
 {
-  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
   int rc;
 
   if (s->rx_msg < s->rx_count)
@@ -567,9 +567,9 @@ recv_failed:
 }
 
 static void
-vmi_socket_wakeup (VmiTransport * t)
+vmi_transport_socket_wakeup (VmiTransport * t)
 {
-  VmiSocketTransport *s = (VmiSocketTransport *) t;
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
   guint64 one = 1;
 
   if (s->wake_fd >= 0 && write (s->wake_fd, &one, sizeof (one)) < 0) {
@@ -578,21 +578,21 @@ vmi_socket_wakeup (VmiTransport * t)
 }
 
 static gint
-vmi_socket_get_buffer_size (VmiTransport * t)
+vmi_transport_socket_get_buffer_size (VmiTransport * t)
 {
-  return ((VmiSocketTransport *) t)->buffer_size;
+  return ((VmiTransportSocket *) t)->buffer_size;
 }
 
-const VmiTransportClass vmi_socket_transport_class = {
+const VmiTransportClass vmi_transport_socket_class = {
   .name = "socket",
   .kind = VMI_TRANSPORT_KIND_SOCKET,
-  .open = vmi_socket_open,
-  .close = vmi_socket_close,
-  .send_burst = vmi_socket_send_burst,
-  .recv_burst = vmi_socket_recv_burst,
+  .open = vmi_transport_socket_open,
+  .close = vmi_transport_socket_close,
+  .send_burst = vmi_transport_socket_send_burst,
+  .recv_burst = vmi_transport_socket_recv_burst,
   .send_gap = NULL,
-  .wakeup = vmi_socket_wakeup,
-  .get_buffer_size = vmi_socket_get_buffer_size,
+  .wakeup = vmi_transport_socket_wakeup,
+  .get_buffer_size = vmi_transport_socket_get_buffer_size,
 };
 
 const VmiTransportClass *
@@ -600,7 +600,7 @@ vmi_transport_lookup (VmiTransportKind kind)
 {
   switch (kind) {
     case VMI_TRANSPORT_KIND_SOCKET:
-      return &vmi_socket_transport_class;
+      return &vmi_transport_socket_class;
     default:
       /* packet and dpdk register here when they are built */
       return NULL;

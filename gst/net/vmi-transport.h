@@ -141,7 +141,7 @@ GQuark vmi_transport_error_quark (void);
 /* The class for @kind, or NULL when this build lacks it. */
 const VmiTransportClass *vmi_transport_lookup (VmiTransportKind kind);
 
-extern const VmiTransportClass vmi_socket_transport_class;
+extern const VmiTransportClass vmi_transport_socket_class;
 
 static inline void
 vmi_transport_close (VmiTransport * t)

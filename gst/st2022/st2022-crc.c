@@ -4,24 +4,30 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The raster writer spends its time on the per-line CRC of each channel
- * and on finding reserved sample values.  Unpacking every 10-bit word and
- * looking it up costs a dozen instructions per word, so both are done on
- * the packed bytes instead:
+ * and on finding reserved sample values.  Unpacking every 10-bit word,
+ * checking it and looking it up cost ~12 instructions per word, so both
+ * are done on the packed bytes instead (~4 per word):
  *
  * CRC.  The CRC is linear, and a 10-byte block (8 words, 4 per channel)
  * is longer than the 18-bit register, so the register can be XORed into
  * the block's first words (C into w0 and the low 8 bits of w2, Y into w1
  * and w3) and the block then taken from state 0.  Its result is the XOR of
- * one table entry per byte: tbl[k][b] is the register pair after a block
- * whose only nonzero byte is byte k = b.  Entries hold the pair "placed",
- * already at the bit positions where the next block's big-endian load has
- * those words, so the register feeds back with a single XOR.  Ten lookups
- * per eight words, no unpacking; 20 KiB of tables stay in L1.
+ * one table entry per byte: crc_tbl[k][b] is the register pair after a
+ * block whose only nonzero byte is byte k = b.  Entries hold the pair
+ * "placed", at the bit positions those words have in a little-endian load
+ * of the next block, so the register feeds back with a single XOR.  Ten
+ * lookups per eight words, no unpacking; the 20 KiB of tables stay in L1
+ * (20-byte blocks need 40 KiB and were slower).  Only bytes 0..4 depend on
+ * the register, but one line is still latency-bound, so the writer runs two
+ * lines' chains interleaved (st2022_crc_packed2(): 1.6x one line's speed).
  *
  * Check.  A word is reserved (0..3, 1020..1023) exactly when its top 8 bits
- * are all equal, i.e. when bits 2..8 of w ^ (w >> 1) are all 0: one shift,
- * XOR and mask per 64-bit load, then a carry into bit 9 of every word that
- * has a nonzero field (SWAR, no carry crosses a word).
+ * are all equal, i.e. when bits 2..8 of w ^ (w >> 1) are all 0: a shift,
+ * XOR and mask over the words of a 64-bit load, then a carry into bit 9 of
+ * every word that has a nonzero field (SWAR, no carry crosses a word); or
+ * the same test on 16-bit lanes after one SSSE3 shuffle.  Run over the
+ * copied row before the CRC: reserved values are rare in real video, so
+ * the writer clips (and recomputes the CRC of) only rows that have one.
  */
 
 #include <string.h>
@@ -88,7 +94,7 @@ legal_groups (const guint8 * p, const guint8 * end)
 {
   guint bad = 0;
 
-  for (; p + 5 <= end; p += 5) {
+  for (; end - p >= 5; p += 5) {
     guint16 w[4];
     guint i;
 
@@ -156,7 +162,7 @@ legal_ssse3 (const guint8 * p, gsize bytes)
   __m128i bad = zero;
 
   /* 16-byte loads of 10-byte blocks: stop while 16 bytes remain */
-  for (; p + 16 <= end; p += BLOCK) {
+  for (; end - p >= 16; p += BLOCK) {
     __m128i v = _mm_shuffle_epi8 (_mm_loadu_si128 ((const __m128i *) p),
         shuf);
     __m128i d = _mm_and_si128 (_mm_xor_si128 (v, _mm_srli_epi16 (v, 1)),
@@ -174,6 +180,12 @@ gboolean
 st2022_packed_legal (const guint8 * p, gsize bytes)
 {
   return legal_impl (p, bytes);
+}
+
+gboolean
+st2022_packed_legal_portable (const guint8 * p, gsize bytes)
+{
+  return legal_scalar (p, bytes);
 }
 
 void

@@ -19,8 +19,11 @@ void st2022_crc_packed_init (void);
  * words in 5 bytes, MSB first, C Y C Y ...), @bytes a multiple of 5, and
  * read no byte outside [p, p + bytes). */
 
-/* TRUE if every word is a legal sample value (4..1019) */
+/* TRUE if every word is a legal sample value (4..1019).  Vector code
+ * where the CPU has it (picked at run time), else the portable code, which
+ * st2022_packed_legal_portable() always runs (for the tests). */
 gboolean st2022_packed_legal (const guint8 * p, gsize bytes);
+gboolean st2022_packed_legal_portable (const guint8 * p, gsize bytes);
 
 /* Both channels' CRC-18 (initial state 0) over the words */
 void st2022_crc_packed (const guint8 * p, gsize bytes, guint32 * crc_c,

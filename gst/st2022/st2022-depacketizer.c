@@ -38,6 +38,7 @@ struct _St2022Depacketizer
   St2022DepacketizerCallbacks cb;
   gpointer user_data;
   guint window;
+  gint payload_type;            /* -1: accept any */
 
   const St2022Format *fmt;
   guint32 ssrc;
@@ -97,6 +98,7 @@ st2022_depacketizer_new (const St2022DepacketizerCallbacks * callbacks,
   d->cb = *callbacks;
   d->user_data = user_data;
   d->window = ST2022_DEFAULT_REORDER_WINDOW;
+  d->payload_type = -1;
   return d;
 }
 
@@ -128,6 +130,15 @@ st2022_depacketizer_set_reorder_window (St2022Depacketizer * d, guint window)
   if (d == NULL || window < 1 || window > 256)
     return ST2022_ERROR_INVALID_ARGUMENT;
   d->window = window;
+  return ST2022_OK;
+}
+
+int
+st2022_depacketizer_set_payload_type (St2022Depacketizer * d, gint pt)
+{
+  if (d == NULL || pt < -1 || pt > 127)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  d->payload_type = pt;
   return ST2022_OK;
 }
 
@@ -391,6 +402,10 @@ st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
   if (d == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
   r = st2022_header_parse (data, len, &h, &payload);
+  /* another RTP session sharing the port must not reset this stream */
+  if (r == ST2022_OK && d->payload_type >= 0
+      && h.payload_type != d->payload_type)
+    r = ST2022_ERROR_BAD_PAYLOAD_TYPE;
   if (r != ST2022_OK) {
     d->stats.packets_invalid++;
     return r;

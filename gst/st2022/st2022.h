@@ -507,6 +507,10 @@ void st2022_depacketizer_free (St2022Depacketizer * d);
 /* 1..256; returns ST2022_ERROR_INVALID_ARGUMENT otherwise */
 int st2022_depacketizer_set_reorder_window (St2022Depacketizer * d,
     guint window);
+/* Accept only datagrams of RTP payload type @pt (0..127); -1 (the default)
+ * accepts any.  Others are counted as packets_invalid and push() returns
+ * ST2022_ERROR_BAD_PAYLOAD_TYPE. */
+int st2022_depacketizer_set_payload_type (St2022Depacketizer * d, gint pt);
 
 /* Push one datagram.  Returns ST2022_OK when the datagram was valid (used,
  * duplicate or discarded — see stats) or the st2022_header_parse() error

@@ -630,7 +630,54 @@ GST_START_TEST (test_port_in_use)
 
 GST_END_TEST;
 
-/* --- states ----------------------------------------------------------------- */
+/* st2022-stats is posted every stats-interval ms by both ends, and once
+ * more at EOS (the bounds leave room for a loaded machine). */
+GST_START_TEST (test_stats_interval_messages)
+{
+  guint16 port = net_test_port ();
+  gchar *desc = g_strdup_printf ("st2022src name=src address=127.0.0.1 "
+      "port=%u num-buffers=20 stats-interval=50 ! fakesink async=false "
+      "videotestsrc is-live=true num-buffers=40 ! video/x-raw,format=UYVP,"
+      "width=1280,height=720,framerate=60000/1001 ! st2022sink name=sink "
+      "port=%u stats-interval=50", port, port);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  guint n_src = 0, n_sink = 0;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT))) {
+    GstMessageType type = GST_MESSAGE_TYPE (msg);
+
+    fail_if (type == GST_MESSAGE_ERROR);
+    if (type == GST_MESSAGE_ELEMENT && gst_message_has_name (msg,
+            "st2022-stats")) {
+      if (g_str_equal (GST_OBJECT_NAME (msg->src), "src"))
+        n_src++;
+      else
+        n_sink++;
+    }
+    gst_message_unref (msg);
+    if (type == GST_MESSAGE_EOS)
+      break;
+  }
+  fail_unless (msg != NULL, "no EOS");
+  /* 20 frames span 317 ms of PTS: 6 periods and the EOS message */
+  fail_unless (n_src >= 4 && n_src <= 8, "src posted %u", n_src);
+  /* 40 frames take at least 650 ms of clock: 13 periods and EOS */
+  fail_unless (n_sink >= 6, "sink posted %u", n_sink);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* --- states -------------------------------------------------------------- */
 
 GST_START_TEST (test_state_cycles)
 {
@@ -831,6 +878,7 @@ elements_suite (void)
   tcase_add_test (tc, test_multicast_ssm_netns);
   tcase_add_test (tc, test_multicast_ssm_other_source_netns);
   tcase_add_test (tc, test_state_cycles);
+  tcase_add_test (tc, test_stats_interval_messages);
   return s;
 }
 

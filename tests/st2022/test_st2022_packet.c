@@ -880,6 +880,58 @@ GST_START_TEST (test_garbage)
 
 GST_END_TEST;
 
+/* A configured payload type filters out another RTP session sharing the
+ * port (here: the same datagrams re-stamped PT 99) without disturbing the
+ * stream; -1 accepts any again. */
+GST_START_TEST (test_payload_type_filter)
+{
+  Stream s;
+  Ctx c;
+  St2022Depacketizer *d;
+  guint i, N, foreign = 0;
+  Dg other;
+
+  stream_make (&s, "720p60", 2, 0, 0);
+  N = s.N;
+  ctx_init (&c, ST2022_TARGET_RASTER);
+  d = st2022_depacketizer_new (&callbacks, &c);
+  fail_unless_equals_int (st2022_depacketizer_set_payload_type (d, 128),
+      ST2022_ERROR_INVALID_ARGUMENT);
+  fail_unless_equals_int (st2022_depacketizer_set_payload_type (d, -2),
+      ST2022_ERROR_INVALID_ARGUMENT);
+  fail_unless_equals_int (st2022_depacketizer_set_payload_type (d,
+          ST2022_DEFAULT_PAYLOAD_TYPE), ST2022_OK);
+  for (i = 0; i < 2 * N; i++) {
+    if (i % 101 == 7) {
+      other = *DG (&s, 0, (i + 500) % N);
+      other.data[1] = (other.data[1] & 0x80) | 99;
+      fail_unless_equals_int (st2022_depacketizer_push (d, other.data,
+              other.len, 0), ST2022_ERROR_BAD_PAYLOAD_TYPE);
+      foreign++;
+    }
+    push (d, DG (&s, 0, i));
+  }
+  fail_unless (foreign > 20);
+  fail_unless_equals_int (c.frames->len, 2);
+  check_raster (s.f, c.buf[FRAME (&c, 0)->buf], s.r[0], NULL);
+  check_raster (s.f, c.buf[FRAME (&c, 1)->buf], s.r[1], NULL);
+  stats_check (d, 2 * N, 0, 0, 0, foreign, 0, 2, 0);
+
+  /* -1: any payload type is taken again */
+  fail_unless_equals_int (st2022_depacketizer_set_payload_type (d, -1),
+      ST2022_OK);
+  other = *DG (&s, 0, 0);
+  other.data[1] = (other.data[1] & 0x80) | 99;
+  fail_unless_equals_int (st2022_depacketizer_push (d, other.data, other.len,
+          0), ST2022_OK);
+
+  st2022_depacketizer_free (d);
+  ctx_clear (&c);
+  stream_clear (&s);
+}
+
+GST_END_TEST;
+
 /* Declined frames and flush of an incomplete frame */
 GST_START_TEST (test_decline_and_flush)
 {
@@ -1252,6 +1304,7 @@ st2022_packet_suite (void)
   tcase_add_test (tc, test_mid_stream_start_lost_marker);
   tcase_add_test (tc, test_format_change);
   tcase_add_test (tc, test_garbage);
+  tcase_add_test (tc, test_payload_type_filter);
   tcase_add_test (tc, test_decline_and_flush);
   tcase_add_test (tc, test_spans_conceal);
   tcase_add_test (tc, test_chaos);

@@ -1,0 +1,436 @@
+/* gst-vmi: unit tests of the packed-word CRC-18 / legality check and of the
+ * raster writer that uses them
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Everything is compared with code written here from the definitions (the
+ * bit-serial CRC of st2022-crc-ref.h, a word-by-word raster builder), never
+ * with the core's own tables.
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include "st2022.h"
+#include "st2022-crc.h"
+#include "st2022-crc-ref.h"
+
+/* --- independent helpers ------------------------------------------------- */
+
+static void
+set_word (guint8 * b, gsize word_index, guint w)
+{
+  gsize bit = word_index * 10;
+  guint shift = 6 - bit % 8;
+  guint v = (guint) b[bit / 8] << 8 | b[bit / 8 + 1];
+  v = (v & ~(0x3ffu << shift)) | (w & 0x3ff) << shift;
+  b[bit / 8] = v >> 8;
+  b[bit / 8 + 1] = v & 0xff;
+}
+
+/* packs @n words into a buffer of exactly n * 10 / 8 bytes, so that a read
+ * past the end is caught by valgrind/ASan (set_word needs one spare byte,
+ * hence the copy) */
+static guint8 *
+pack_exact (const guint16 * w, guint n)
+{
+  gsize bytes = (gsize) n * 10 / 8;
+  guint8 *tmp = g_malloc0 (bytes + 2), *out;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    set_word (tmp, i, w[i]);
+  out = g_malloc (bytes ? bytes : 1);
+  memcpy (out, tmp, bytes);
+  g_free (tmp);
+  return out;
+}
+
+/* reference CRC of every other word starting at @first */
+static guint32
+channel_crc (const guint16 * w, guint n, guint first)
+{
+  guint16 *ch = g_new (guint16, n / 2 + 1);
+  guint i, k = 0;
+  guint32 crc;
+
+  for (i = first; i < n; i += 2)
+    ch[k++] = w[i];
+  crc = reference_crc (ch, k);
+  g_free (ch);
+  return crc;
+}
+
+static gboolean
+words_legal (const guint16 * w, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (w[i] < ST2022_SAMPLE_MIN || w[i] > ST2022_SAMPLE_MAX)
+      return FALSE;
+  return TRUE;
+}
+
+static guint
+random_reserved (GRand * r)
+{
+  static const guint16 bad[8] = { 0, 1, 2, 3, 1020, 1021, 1022, 1023 };
+  return bad[g_rand_int_range (r, 0, 8)];
+}
+
+/* n words: all random, all legal, or legal with a few reserved ones */
+static void
+random_words (GRand * r, guint16 * w, guint n, guint kind)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    w[i] = kind == 0 ? g_rand_int_range (r, 0, 1024) :
+        g_rand_int_range (r, ST2022_SAMPLE_MIN, ST2022_SAMPLE_MAX + 1);
+  if (kind == 2 && n > 0) {
+    guint k, nbad = g_rand_int_range (r, 1, 4);
+    for (k = 0; k < nbad; k++)
+      w[g_rand_int_range (r, 0, n)] = random_reserved (r);
+  }
+}
+
+/* --- the packed CRC and check ---------------------------------------------- */
+
+GST_START_TEST (test_crc_packed_vs_reference)
+{
+  GRand *r = g_rand_new_with_seed (2022);
+  guint16 *w0 = g_new (guint16, 4200), *w1 = g_new (guint16, 4200);
+  guint iter, mismatches = 0, checked = 0;
+
+  st2022_crc_packed_init ();
+  /* every group count up to 64 (all tails of the 10-byte blocks), then
+   * random lengths up to a 2048-pixel line */
+  for (iter = 0; iter < 600; iter++) {
+    guint groups = iter < 65 ? iter : (guint) g_rand_int_range (r, 65, 1025);
+    guint n = groups * 4, kind = iter % 3;
+    gsize bytes = (gsize) groups * 5;
+    guint8 *p0, *p1;
+    guint32 c, y, crc[4];
+    guint32 rc0, ry0, rc1, ry1;
+
+    random_words (r, w0, n, kind);
+    random_words (r, w1, n, (kind + 1) % 3);
+    p0 = pack_exact (w0, n);
+    p1 = pack_exact (w1, n);
+    rc0 = channel_crc (w0, n, 0);
+    ry0 = channel_crc (w0, n, 1);
+    rc1 = channel_crc (w1, n, 0);
+    ry1 = channel_crc (w1, n, 1);
+
+    st2022_crc_packed (p0, bytes, &c, &y);
+    if (c != rc0 || y != ry0) {
+      if (mismatches++ == 0)
+        GST_ERROR ("groups %u: crc %05x/%05x, reference %05x/%05x", groups,
+            c, y, rc0, ry0);
+    }
+    st2022_crc_packed2 (p0, p1, bytes, crc);
+    if (crc[0] != rc0 || crc[1] != ry0 || crc[2] != rc1 || crc[3] != ry1) {
+      if (mismatches++ == 0)
+        GST_ERROR ("groups %u: crc2 %05x %05x %05x %05x", groups, crc[0],
+            crc[1], crc[2], crc[3]);
+    }
+    fail_unless_equals_int (st2022_packed_legal (p0, bytes),
+        words_legal (w0, n));
+    fail_unless_equals_int (st2022_packed_legal_portable (p0, bytes),
+        words_legal (w0, n));
+    fail_unless_equals_int (st2022_packed_legal (p1, bytes),
+        words_legal (w1, n));
+    fail_unless_equals_int (st2022_packed_legal_portable (p1, bytes),
+        words_legal (w1, n));
+    checked++;
+    g_free (p0);
+    g_free (p1);
+  }
+  fail_unless_equals_int (checked, 600);
+  fail_unless_equals_int (mismatches, 0);
+  g_free (w0);
+  g_free (w1);
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
+/* every reserved value at every word position of a block (and the legal
+ * neighbours 4 and 1019) is found by both implementations */
+GST_START_TEST (test_legal_each_position)
+{
+  guint16 w[24];
+  guint pos, v;
+
+  st2022_crc_packed_init ();
+  for (pos = 0; pos < 24; pos++) {
+    for (v = 0; v < 1024; v++) {
+      guint8 *p;
+      gboolean want = v >= ST2022_SAMPLE_MIN && v <= ST2022_SAMPLE_MAX;
+      guint i;
+
+      for (i = 0; i < 24; i++)
+        w[i] = 0x200 + i;
+      w[pos] = v;
+      p = pack_exact (w, 24);
+      if (st2022_packed_legal (p, 30) != want ||
+          st2022_packed_legal_portable (p, 30) != want)
+        fail ("word %u = %u: legal should be %d", pos, v, want);
+      g_free (p);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* CRC of one nonzero word at each position equals the reference: exercises
+ * every table and the register feedback between blocks */
+GST_START_TEST (test_crc_single_bits)
+{
+  guint16 w[40];
+  guint pos, bit;
+
+  st2022_crc_packed_init ();
+  for (pos = 0; pos < 40; pos++) {
+    for (bit = 0; bit < 10; bit++) {
+      guint8 *p;
+      guint32 c, y;
+
+      memset (w, 0, sizeof (w));
+      w[pos] = 1u << bit;
+      p = pack_exact (w, 40);
+      st2022_crc_packed (p, 50, &c, &y);
+      fail_unless_equals_int (c, channel_crc (w, 40, 0));
+      fail_unless_equals_int (y, channel_crc (w, 40, 1));
+      g_free (p);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* --- the writer against a raster built word by word -------------------- */
+
+static guint
+clip (guint v)
+{
+  return v < ST2022_SAMPLE_MIN ? ST2022_SAMPLE_MIN :
+      v > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : v;
+}
+
+/* The expected raster of a picture given as height x 2*width components
+ * (unclipped), written from the line layout of DESIGN.md §3. */
+static guint8 *
+expected_raster (const St2022Format * f, const guint16 * comps)
+{
+  guint nw = f->samples_per_line * 2, n = f->width * 2;
+  guint act = (f->samples_per_line - f->width) * 2, sav = act - 8;
+  guint8 *out = g_malloc0 (f->frame_bytes + 2);
+  guint16 *w = g_new (guint16, nw), *prev = g_new (guint16, nw);
+  guint16 *ch = g_new (guint16, f->width + 6);
+  guint line, i, c;
+
+  /* line 1 follows a blanking line (the last line of every format) */
+  for (i = 0; i < nw; i += 2) {
+    prev[i] = ST2022_BLANK_C;
+    prev[i + 1] = ST2022_BLANK_Y;
+  }
+  for (line = 1; line <= f->total_lines; line++) {
+    guint flags = st2022_format_line_flags (f, line);
+    guint fl = (flags & ST2022_LINE_F) != 0, v = (flags & ST2022_LINE_V) != 0;
+    gint row = st2022_format_line_to_row (f, line);
+    guint16 ln0, ln1;
+    guint8 *lp = out + (gsize) (line - 1) * f->line_bytes;
+
+    for (i = 0; i < nw; i += 2) {
+      w[i] = ST2022_BLANK_C;
+      w[i + 1] = ST2022_BLANK_Y;
+    }
+    for (i = 0; i < 8; i++) {
+      guint16 t = i < 2 ? 0x3ff : 0;
+      w[i] = i < 6 ? t : st2022_xyz (fl, v, 1);
+      w[sav + i] = i < 6 ? t : st2022_xyz (fl, v, 0);
+    }
+    st2022_ln_words (line, &ln0, &ln1);
+    w[8] = w[9] = ln0;
+    w[10] = w[11] = ln1;
+    if (row >= 0) {
+      for (i = 0; i < n; i++)
+        w[act + i] = clip (comps[(gsize) row * n + i]);
+    }
+    for (c = 0; c < 2; c++) {
+      guint k = 0;
+      guint32 crc;
+
+      for (i = act + c; i < nw; i += 2)
+        ch[k++] = prev[i];
+      for (i = c; i < 12; i += 2)
+        ch[k++] = w[i];
+      crc = reference_crc (ch, k);
+      w[12 + c] = (((crc >> 8) & 1) ^ 1) << 9 | (crc & 0x1ff);
+      w[14 + c] = (((crc >> 17) & 1) ^ 1) << 9 | ((crc >> 9) & 0x1ff);
+    }
+    for (i = 0; i < nw; i++)
+      set_word (lp, i, w[i]);
+    memcpy (prev, w, nw * sizeof (guint16));
+  }
+  g_free (w);
+  g_free (prev);
+  g_free (ch);
+  return out;
+}
+
+/* Random components; rows chosen so that, of two consecutive active lines
+ * (which the writer takes together), neither, the first, the second or
+ * both hold reserved values, at random places including a row's first and
+ * last word. */
+static guint16 *
+random_picture (const St2022Format * f, GRand * r)
+{
+  guint n = f->width * 2, row, i;
+  guint16 *comps = g_new (guint16, (gsize) f->height * n);
+
+  for (row = 0; row < f->height; row++) {
+    guint16 *c = comps + (gsize) row * n;
+    guint pattern = g_rand_int_range (r, 0, 4);
+
+    for (i = 0; i < n; i++)
+      c[i] = g_rand_int_range (r, ST2022_SAMPLE_MIN, ST2022_SAMPLE_MAX + 1);
+    if (pattern == 1)
+      c[g_rand_int_range (r, 0, n)] = random_reserved (r);
+    else if (pattern == 2) {
+      c[0] = random_reserved (r);
+      c[n - 1] = random_reserved (r);
+      c[g_rand_int_range (r, 0, n)] = random_reserved (r);
+    }
+  }
+  return comps;
+}
+
+static void
+picture_to_uyvp (const St2022Format * f, const guint16 * comps, guint8 * u,
+    gsize stride)
+{
+  guint n = f->width * 2, row, i;
+  guint8 *tmp = g_malloc0 (f->active_bytes + 2);
+
+  for (row = 0; row < f->height; row++) {
+    for (i = 0; i < n; i++)
+      set_word (tmp, i, comps[(gsize) row * n + i]);
+    memcpy (u + row * stride, tmp, f->active_bytes);
+  }
+  g_free (tmp);
+}
+
+static void
+picture_to_v210 (const St2022Format * f, const guint16 * comps, guint8 * v,
+    gsize stride)
+{
+  guint n = f->width * 2, row, i;
+
+  memset (v, 0, stride * f->height);
+  for (row = 0; row < f->height; row++) {
+    guint8 *line = v + row * stride;
+    for (i = 0; i < n; i++) {
+      guint8 *wp = line + (i / 3) * 4;
+      guint32 x = (guint32) wp[0] | (guint32) wp[1] << 8 |
+          (guint32) wp[2] << 16 | (guint32) wp[3] << 24;
+      x |= (guint32) comps[(gsize) row * n + i] << (10 * (i % 3));
+      wp[0] = x;
+      wp[1] = x >> 8;
+      wp[2] = x >> 16;
+      wp[3] = x >> 24;
+    }
+  }
+}
+
+static void
+check_writer_format (const gchar * name, guint32 seed)
+{
+  const St2022Format *f = st2022_format_from_name (name);
+  GRand *r = g_rand_new_with_seed (seed);
+  St2022RasterWriter *wu, *wv;
+  gsize ustride, vstride;
+  guint8 *uyvp, *v210, *raster;
+  guint frame;
+
+  fail_unless (f != NULL, "no format %s", name);
+  wu = st2022_raster_writer_new (f);
+  wv = st2022_raster_writer_new (f);
+  fail_unless (wu != NULL && wv != NULL);
+  ustride = f->active_bytes + 3;        /* odd stride on purpose */
+  vstride = st2022_picture_min_stride (f, ST2022_PIXEL_V210);
+  uyvp = g_malloc (ustride * f->height);
+  v210 = g_malloc (vstride * f->height);
+  raster = g_malloc (f->frame_bytes);
+
+  /* two frames: the second one's line 1 CRC comes from the carried state */
+  for (frame = 0; frame < 2; frame++) {
+    guint16 *comps = random_picture (f, r);
+    guint8 *want = expected_raster (f, comps);
+
+    picture_to_uyvp (f, comps, uyvp, ustride);
+    picture_to_v210 (f, comps, v210, vstride);
+
+    memset (raster, 0x5a, f->frame_bytes);
+    fail_unless_equals_int (st2022_raster_writer_write (wu, raster,
+            f->frame_bytes, ST2022_PIXEL_UYVP, uyvp, ustride), ST2022_OK);
+    fail_unless (memcmp (raster, want, f->frame_bytes) == 0,
+        "%s frame %u: UYVP raster differs from the reference", name, frame);
+
+    memset (raster, 0xa5, f->frame_bytes);
+    fail_unless_equals_int (st2022_raster_writer_write (wv, raster,
+            f->frame_bytes, ST2022_PIXEL_V210, v210, vstride), ST2022_OK);
+    fail_unless (memcmp (raster, want, f->frame_bytes) == 0,
+        "%s frame %u: v210 raster differs from the reference", name, frame);
+
+    g_free (want);
+    g_free (comps);
+  }
+  g_free (uyvp);
+  g_free (v210);
+  g_free (raster);
+  st2022_raster_writer_free (wu);
+  st2022_raster_writer_free (wv);
+  g_rand_free (r);
+}
+
+GST_START_TEST (test_writer_1080i_reserved)
+{
+  check_writer_format ("1080i59.94", 1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_writer_1080p_reserved)
+{
+  check_writer_format ("1080p25", 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_writer_720p_reserved)
+{
+  check_writer_format ("720p59.94", 3);
+}
+
+GST_END_TEST;
+
+static Suite *
+st2022_crc_suite (void)
+{
+  Suite *s = suite_create ("st2022-crc");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_crc_packed_vs_reference);
+  tcase_add_test (tc, test_legal_each_position);
+  tcase_add_test (tc, test_crc_single_bits);
+  tcase_add_test (tc, test_writer_1080i_reserved);
+  tcase_add_test (tc, test_writer_1080p_reserved);
+  tcase_add_test (tc, test_writer_720p_reserved);
+  return s;
+}
+
+GST_CHECK_MAIN (st2022_crc);
