@@ -339,6 +339,46 @@ sh (const gchar * cmd)
 
 static gchar ns_a[32], ns_b[32];
 static int ns_orig = -1;
+/* The namespaces are named after the test runner, the parent of the forked
+ * tests: the tcase teardown, which runs there, removes them even when a
+ * failed test could not. */
+static pid_t ns_owner;
+
+static gint
+ns_id (void)
+{
+  return ns_owner ? ns_owner : getpid ();
+}
+
+static void
+netns_names (void)
+{
+  g_snprintf (ns_a, sizeof (ns_a), "vmitxa%d", ns_id ());
+  g_snprintf (ns_b, sizeof (ns_b), "vmitxb%d", ns_id ());
+}
+
+/* what a failed test left behind, if anything */
+static void
+netns_remove_quietly (void)
+{
+  gchar *cmd;
+
+  if (geteuid () != 0)
+    return;
+  netns_names ();
+  cmd = g_strdup_printf ("ip netns del %s", ns_a);
+  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  g_free (cmd);
+  cmd = g_strdup_printf ("ip netns del %s", ns_b);
+  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  g_free (cmd);
+}
+
+static void
+netns_owner_setup (void)
+{
+  ns_owner = getpid ();
+}
 
 static gboolean
 netns_setup (void)
@@ -347,21 +387,21 @@ netns_setup (void)
   guint i, n = 0;
   gboolean ok = TRUE;
 
-  g_snprintf (ns_a, sizeof (ns_a), "vmitxa%d", getpid ());
-  g_snprintf (ns_b, sizeof (ns_b), "vmitxb%d", getpid ());
+  netns_remove_quietly ();
+  netns_names ();
   cmds[n++] = g_strdup_printf ("ip netns add %s", ns_a);
   cmds[n++] = g_strdup_printf ("ip netns add %s", ns_b);
   cmds[n++] = g_strdup_printf ("ip link add vmia%d netns %s type veth peer "
-      "name vmib%d netns %s", getpid () % 10000, ns_a, getpid () % 10000,
+      "name vmib%d netns %s", ns_id () % 10000, ns_a, ns_id () % 10000,
       ns_b);
   cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.1/24 dev vmia%d",
-      ns_a, getpid () % 10000);
+      ns_a, ns_id () % 10000);
   cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.2/24 dev vmib%d",
-      ns_b, getpid () % 10000);
+      ns_b, ns_id () % 10000);
   cmds[n++] = g_strdup_printf ("ip -n %s link set vmia%d up", ns_a,
-      getpid () % 10000);
+      ns_id () % 10000);
   cmds[n++] = g_strdup_printf ("ip -n %s link set vmib%d up", ns_b,
-      getpid () % 10000);
+      ns_id () % 10000);
   cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_a);
   cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_b);
   for (i = 0; i < n; i++) {
@@ -427,10 +467,10 @@ multicast_case (const gchar * source, gboolean expect_frames)
   }
 
   rprops = g_strdup_printf ("address=239.77.0.1 port=%u multicast-iface="
-      "vmib%d%s%s", port, getpid () % 10000, source ? " source-address=" : "",
+      "vmib%d%s%s", port, ns_id () % 10000, source ? " source-address=" : "",
       source ? source : "");
   sprops = g_strdup_printf ("host=239.77.0.1 port=%u multicast-iface=vmia%d "
-      "ttl-mc=1", port, getpid () % 10000);
+      "ttl-mc=1", port, ns_id () % 10000);
 
   enter_netns (ns_b);
   receiver_start (&r, rprops, N, "UYVP");
@@ -861,6 +901,7 @@ elements_suite (void)
   TCase *tc = tcase_create ("elements");
 
   tcase_set_timeout (tc, 120);
+  tcase_add_unchecked_fixture (tc, netns_owner_setup, netns_remove_quietly);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_design_properties);
