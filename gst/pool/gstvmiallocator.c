@@ -91,7 +91,8 @@ vmi_memfd_sized (GstVmiAllocator * self, gsize * maxsize, gboolean * huge)
   int fd = -1;
   gsize size;
 
-  if (self->huge_page_size) {
+  /* a small allocation would waste most of a huge page */
+  if (self->huge_page_size && *maxsize >= self->huge_page_size / 2) {
     size = GST_ROUND_UP_N (*maxsize, self->huge_page_size);
     fd = memfd_create ("gst-vmi-huge",
         MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB);

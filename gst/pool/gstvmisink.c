@@ -573,15 +573,21 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
   if (thread)
     g_thread_join (thread);
 
+  /* stop accepting first, so a consumer reconnecting as soon as we drop it
+   * finds nothing rather than a listen queue about to vanish */
+  GST_OBJECT_LOCK (self);
+  if (self->socket_path && self->listen_fd >= 0)
+    unlink (self->socket_path);
+  GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
+  if (self->listen_fd >= 0)
+    close (self->listen_fd);
+  self->listen_fd = -1;
   while (self->clients)
     gst_message_unref (vmi_sink_drop_client_locked (self,
             self->clients->data, "stopping"));
   g_clear_pointer (&self->frames, g_hash_table_destroy);
   g_clear_pointer (&self->memories, g_hash_table_destroy);
-  if (self->listen_fd >= 0)
-    close (self->listen_fd);
-  self->listen_fd = -1;
   if (self->wake[0] >= 0) {
     close (self->wake[0]);
     close (self->wake[1]);
@@ -589,11 +595,6 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
   self->wake[0] = self->wake[1] = -1;
   g_clear_pointer (&self->caps_str, g_free);
   g_mutex_unlock (&self->lock);
-
-  GST_OBJECT_LOCK (self);
-  if (self->socket_path)
-    unlink (self->socket_path);
-  GST_OBJECT_UNLOCK (self);
 
   if (self->copy_pool) {
     gst_buffer_pool_set_active (self->copy_pool, FALSE);

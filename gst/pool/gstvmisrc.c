@@ -184,6 +184,8 @@ vmi_frame_ref_release (gpointer data)
 static void
 vmi_src_disconnect (GstVmiSrc * self, const char *reason)
 {
+  gboolean was_connected = self->have_hello;
+
   if (!self->conn)
     return;
   GST_INFO_OBJECT (self, "disconnected from the producer: %s", reason);
@@ -193,7 +195,8 @@ vmi_src_disconnect (GstVmiSrc * self, const char *reason)
   g_clear_pointer (&self->conn, vmi_conn_unref);
   g_hash_table_remove_all (self->maps);
   self->have_hello = FALSE;
-  gst_element_post_message (GST_ELEMENT (self),
+  if (was_connected)
+    gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self),
           gst_structure_new ("vmisrc-connection", "event", G_TYPE_STRING,
               "disconnected", "reason", G_TYPE_STRING, reason, NULL)));
@@ -239,13 +242,8 @@ vmi_src_try_connect (GstVmiSrc * self)
   self->conn->refcount = 1;
   self->conn->fd = fd;
   self->waiting_logged = FALSE;
-  self->connects++;
-  GST_INFO_OBJECT (self, "connected to %s", path);
+  GST_DEBUG_OBJECT (self, "connected to %s, waiting for HELLO", path);
   g_free (path);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self),
-          gst_structure_new ("vmisrc-connection", "event", G_TYPE_STRING,
-              "connected", "reason", G_TYPE_STRING, "", NULL)));
   return TRUE;
 }
 
@@ -527,8 +525,16 @@ gst_vmi_src_create (GstPushSrc * psrc, GstBuffer ** out)
           why = "second HELLO";
           goto protocol_error;
         }
+        /* only now is it a producer: a socket closing right after
+         * connect (producer stopping) is not a connection */
         self->have_hello = TRUE;
-        GST_DEBUG_OBJECT (self, "producer pid %u", m.u.hello.pid);
+        self->connects++;
+        GST_INFO_OBJECT (self, "connected to producer pid %u",
+            m.u.hello.pid);
+        gst_element_post_message (GST_ELEMENT (self),
+            gst_message_new_element (GST_OBJECT (self),
+                gst_structure_new ("vmisrc-connection", "event", G_TYPE_STRING,
+                    "connected", "reason", G_TYPE_STRING, "", NULL)));
         break;
       case VMI_MSG_CAPS:
         if (!vmi_src_handle_caps (self, &m, &why))
