@@ -6,12 +6,9 @@
 
 G_BEGIN_DECLS
 
-/* area: net */
 GST_ELEMENT_REGISTER_DECLARE (st2022sink);
 GST_ELEMENT_REGISTER_DECLARE (st2022src);
-/* area: convert */
 GST_ELEMENT_REGISTER_DECLARE (vmi10to8);
-/* area: pool */
 GST_ELEMENT_REGISTER_DECLARE (vmisink);
 GST_ELEMENT_REGISTER_DECLARE (vmisrc);
 

@@ -38,17 +38,13 @@ plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-  /* area: net */
   ret |= GST_ELEMENT_REGISTER (st2022sink, plugin);
   ret |= GST_ELEMENT_REGISTER (st2022src, plugin);
-  /* area: convert */
   ret |= GST_ELEMENT_REGISTER (vmi10to8, plugin);
-  /* area: pool */
   ret |= GST_ELEMENT_REGISTER (vmisink, plugin);
   ret |= GST_ELEMENT_REGISTER (vmisrc, plugin);
 
-  (void) plugin;
-  return ret || TRUE;
+  return ret;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR,
