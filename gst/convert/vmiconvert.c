@@ -163,6 +163,30 @@ chroma_lines (const VmiConvJob * job, unsigned c, unsigned *ra, unsigned *rb)
   }
 }
 
+/* Rows [begin, end) of a packed conversion can be converted as one row of
+ * (end - begin) * width pixels when input and output rows lie back to back
+ * (a v210 row ending on a whole block) and either the images do not
+ * overlap or the output starts at or before the input: the long row's
+ * write index then never passes its read index, as in place (the kernels'
+ * guarantee), so the result is the same as row by row. */
+static bool
+packed_rows_merge (const VmiConvJob * job, unsigned begin, unsigned end)
+{
+  const unsigned w = job->width;
+  const int v210 = job->src.format == VMI_CONV_FORMAT_V210;
+  const size_t in_row = v210 ? (size_t) w / 6 * 16 : (size_t) w * 5 / 2;
+  const uintptr_t s = (uintptr_t) job->src.data[0];
+  const uintptr_t d = (uintptr_t) job->dst.data[0];
+  const size_t n = end - begin;
+
+  if (n < 2 || (v210 && w % 6) || (uint64_t) n * w > UINT32_MAX / 4)
+    return false;
+  if (job->src.stride[0] != (ptrdiff_t) in_row ||
+      job->dst.stride[0] != (ptrdiff_t) w * 2)
+    return false;
+  return d <= s || d >= s + in_row * job->height;
+}
+
 void
 vmi_conv_job_run_units (const VmiConvJob * job, unsigned begin, unsigned end)
 {
@@ -178,6 +202,12 @@ vmi_conv_job_run_units (const VmiConvJob * job, unsigned begin, unsigned end)
   switch (d->format) {
     case VMI_CONV_FORMAT_UYVY:{
       VmiConvPackedRow row = k->uyvy[v210][r];
+      if (packed_rows_merge (job, begin, end)) {
+        /* one long row: no per-row call and row-end tail */
+        row (s + (ptrdiff_t) begin * ss, d->data[0] + (ptrdiff_t) begin *
+            d->stride[0], (end - begin) * w);
+        break;
+      }
       for (i = begin; i < end; i++)
         row (s + (ptrdiff_t) i * ss, d->data[0] + (ptrdiff_t) i * d->stride[0], w);
       break;

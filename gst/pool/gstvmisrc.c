@@ -73,6 +73,8 @@ enum
 /* a producer cannot make us hold more mappings than this */
 #define MAX_MAPPINGS        256
 #define RECONNECT_INTERVAL  100     /* ms */
+/* how long a release may wait for room in a full socket queue */
+#define RELEASE_GRACE_MS    200
 
 /* One connection to a producer; buffers still downstream keep it (and so
  * the socket their release goes to) alive after a reconnect. */
@@ -121,9 +123,8 @@ struct _GstVmiSrc
   int wake[2];
   gint flushing;                /* atomic */
 
-  /* stats (atomic) */
-  guint64 frames, releases;
-  guint64 connects;
+  /* stats: written by the streaming thread, read by get_property */
+  guint64 frames, connects;     /* atomic */
 };
 
 #define gst_vmi_src_parent_class parent_class
@@ -169,11 +170,29 @@ vmi_frame_ref_release (gpointer data)
     guint8 buf[VMI_PROTO_HEADER_SIZE + 8];
     gsize len;
 
+    gssize r;
+
     m.u.release.seq = f->seq;
     len = vmi_msg_pack (&m, buf, sizeof (buf));
-    /* after a disconnect this fails quietly: the producer has already
-     * taken the frame back */
-    vmi_socket_send (f->conn->fd, buf, len, -1, FALSE);
+    /* Never block: this runs in whatever thread drops the buffer (often
+     * the streaming thread, which must stay stoppable). A full queue means
+     * the producer stopped reading releases (it is hung or hostile): hang
+     * up, so that the streaming thread sees the connection end and
+     * reconnects; the producer takes all our frames back when it notices.
+     * After a disconnect the send fails quietly (EPIPE): the producer has
+     * already taken the frame back. */
+    r = vmi_socket_send (f->conn->fd, buf, len, -1, FALSE);
+    if (r == -EAGAIN || r == -ENOBUFS) {
+      /* a burst of releases can briefly outrun a busy producer: allow it a
+       * bounded moment before calling it hung */
+      struct pollfd p = { f->conn->fd, POLLOUT, 0 };
+      if (poll (&p, 1, RELEASE_GRACE_MS) > 0)
+        r = vmi_socket_send (f->conn->fd, buf, len, -1, TRUE);
+    }
+    if (r == -EAGAIN || r == -ENOBUFS) {
+      GST_WARNING ("vMI producer does not read releases; disconnecting");
+      shutdown (f->conn->fd, SHUT_RDWR);
+    }
   }
   for (i = 0; i < f->n_maps; i++)
     vmi_mapping_unref (f->maps[i]);
@@ -301,6 +320,14 @@ vmi_src_handle_caps (GstVmiSrc * self, const VmiMsg * m, const char **why)
     return TRUE;
   }
   self->have_info = gst_video_info_from_caps (&self->info, caps);
+  /* raw video we cannot describe (absurd sizes, unknown format) would
+   * leave frames unchecked against their caps: refuse it */
+  if (!self->have_info && gst_structure_has_name (gst_caps_get_structure
+          (caps, 0), "video/x-raw")) {
+    *why = "CAPS message holds invalid raw video caps";
+    gst_caps_unref (caps);
+    return FALSE;
+  }
   gst_caps_replace (&self->caps, caps);
   gst_caps_unref (caps);
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, self->caps);
@@ -456,7 +483,7 @@ vmi_src_handle_frame (GstVmiSrc * self, const VmiMsg * m, GstBuffer ** out,
   GST_BUFFER_OFFSET_END (buf) = f->offset_end;
   GST_BUFFER_FLAGS (buf) = f->flags & safe_flags;
 
-  self->frames++;
+  __atomic_add_fetch (&self->frames, 1, __ATOMIC_RELAXED);
   *out = buf;
   return GST_FLOW_OK;
 
@@ -528,7 +555,7 @@ gst_vmi_src_create (GstPushSrc * psrc, GstBuffer ** out)
         /* only now is it a producer: a socket closing right after
          * connect (producer stopping) is not a connection */
         self->have_hello = TRUE;
-        self->connects++;
+        __atomic_add_fetch (&self->connects, 1, __ATOMIC_RELAXED);
         GST_INFO_OBJECT (self, "connected to producer pid %u",
             m.u.hello.pid);
         gst_element_post_message (GST_ELEMENT (self),
@@ -598,7 +625,7 @@ gst_vmi_src_start (GstBaseSrc * bsrc)
 
   self->maps = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
       (GDestroyNotify) vmi_mapping_unref);
-  self->frames = self->releases = self->connects = 0;
+  self->frames = self->connects = 0;
   g_atomic_int_set (&self->flushing, FALSE);
   return TRUE;
 
@@ -729,8 +756,9 @@ gst_vmi_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_structure_new ("vmisrc-stats",
-              "frames", G_TYPE_UINT64, self->frames,
-              "connects", G_TYPE_UINT64, self->connects, NULL));
+              "frames", G_TYPE_UINT64, __atomic_load_n (&self->frames,
+                  __ATOMIC_RELAXED), "connects", G_TYPE_UINT64,
+              __atomic_load_n (&self->connects, __ATOMIC_RELAXED), NULL));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -419,7 +419,8 @@ vmi_socket_send (int sock, const guint8 * buf, gsize len, int fd,
  * Receives one message into @buf. At most one fd is accepted: it lands in
  * *@fd (else -1). A truncated message, truncated control data or more than
  * one fd gives -EBADMSG with every received fd closed. 0 means the peer
- * closed; -EAGAIN that nothing is pending (@nonblocking).
+ * closed (or sent an empty message, which is as good as a hang-up: any fd
+ * on it is closed); -EAGAIN that nothing is pending (@nonblocking).
  */
 gssize
 vmi_socket_recv (int sock, guint8 * buf, gsize bufsize, int *fd,
@@ -465,10 +466,12 @@ vmi_socket_recv (int sock, guint8 * buf, gsize bufsize, int *fd,
       }
     }
   }
-  if (bad || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+  /* a zero-length message reads as end of stream: a descriptor riding on
+   * it would otherwise be leaked by a caller that only sees "closed" */
+  if (bad || r == 0 || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
     if (got >= 0)
       close (got);
-    return -EBADMSG;
+    return r == 0 && !bad ? 0 : -EBADMSG;
   }
   *fd = got;
   return r;

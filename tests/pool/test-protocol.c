@@ -293,6 +293,19 @@ GST_START_TEST (test_check_memfd)
 
 GST_END_TEST;
 
+static guint
+count_open_fds (void)
+{
+  GDir *d = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  fail_unless (d != NULL);
+  while (g_dir_read_name (d))
+    n++;
+  g_dir_close (d);
+  return n;
+}
+
 GST_START_TEST (test_fd_passing)
 {
   int sv[2], fd = -1, memfd, extra;
@@ -361,6 +374,33 @@ GST_START_TEST (test_fd_passing)
             TRUE), -EBADMSG);
     fail_unless_equals_int (fd, -1);
     close (extra);
+  }
+
+  /* an empty message carrying an fd reads as a hang-up, and the fd it
+   * carried is closed, not leaked (a consumer could repeat it forever) */
+  {
+    struct msghdr mh = { 0, };
+    union
+    {
+      struct cmsghdr align;
+      char c[CMSG_SPACE (sizeof (int))];
+    } cbuf;
+    struct cmsghdr *c;
+    guint before = count_open_fds ();
+
+    memset (&cbuf, 0, sizeof (cbuf));
+    mh.msg_control = cbuf.c;
+    mh.msg_controllen = sizeof (cbuf.c);
+    c = CMSG_FIRSTHDR (&mh);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN (sizeof (int));
+    memcpy (CMSG_DATA (c), &memfd, sizeof (int));
+    fail_unless (sendmsg (sv[0], &mh, 0) == 0);
+    fail_unless_equals_int (vmi_socket_recv (sv[1], buf, sizeof (buf), &fd,
+            TRUE), 0);
+    fail_unless_equals_int (fd, -1);
+    fail_unless_equals_int (count_open_fds (), before);
   }
 
   /* peer gone */
