@@ -181,7 +181,7 @@ vmi_frame_ref_release (gpointer data)
      * reconnects; the producer takes all our frames back when it notices.
      * After a disconnect the send fails quietly (EPIPE): the producer has
      * already taken the frame back. */
-    r = vmi_socket_send (f->conn->fd, buf, len, -1, FALSE);
+    r = vmi_socket_send (f->conn->fd, buf, len, -1, TRUE);
     if (r == -EAGAIN || r == -ENOBUFS) {
       /* a burst of releases can briefly outrun a busy producer: allow it a
        * bounded moment before calling it hung */

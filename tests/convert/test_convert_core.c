@@ -50,6 +50,10 @@ static const unsigned widths[] = {
 #define GUARD 0xa5
 #define PAD 37                  /* bytes of padding after every row */
 
+/* padding used by image_alloc(): PAD, or 0 for rows packed back to back
+ * (the core then runs a whole plane as one long row: another code path) */
+static unsigned image_pad = PAD;
+
 /* ---- images with padded rows and guard bytes ----------------------------- */
 
 typedef struct
@@ -97,7 +101,7 @@ image_alloc (TestImage * t, VmiConvFormat f, unsigned w, unsigned h)
       break;
   }
   for (p = 0; p < n; p++) {
-    t->img.stride[p] = rb[p] + PAD + p;
+    t->img.stride[p] = rb[p] + (image_pad ? image_pad + p : 0);
     t->used[p] = rb[p];
     t->rows[p] = rows[p];
     t->size[p] = t->img.stride[p] * rows[p];
@@ -280,6 +284,21 @@ GST_END_TEST;
 GST_START_TEST (test_v210_exact)
 {
   check_all (VMI_CONV_FORMAT_V210, heights, G_N_ELEMENTS (heights));
+}
+
+GST_END_TEST;
+
+/* Rows back to back in both images (stride = row bytes, as GStreamer lays
+ * out UYVY): the core merges the rows of a plane into one long row, so the
+ * row-end handling of the SIMD kernels is exercised at plane ends only. */
+GST_START_TEST (test_contiguous_rows_exact)
+{
+  static const unsigned hs[] = { 1, 2, 7, 1080 };
+
+  image_pad = 0;
+  check_all (VMI_CONV_FORMAT_UYVP, hs, G_N_ELEMENTS (hs));
+  check_all (VMI_CONV_FORMAT_V210, hs, G_N_ELEMENTS (hs));
+  image_pad = PAD;
 }
 
 GST_END_TEST;
@@ -662,6 +681,7 @@ convert_core_suite (void)
   tcase_add_test (tc, test_gst_unpack_agrees);
   tcase_add_test (tc, test_uyvp_exact);
   tcase_add_test (tc, test_v210_exact);
+  tcase_add_test (tc, test_contiguous_rows_exact);
   tcase_add_test (tc, test_against_gst_unpack);
   tcase_add_test (tc, test_simd_matches_scalar);
   tcase_add_test (tc, test_no_over_read);
