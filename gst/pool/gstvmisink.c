@@ -84,21 +84,29 @@ enum
 #define DEFAULT_PROP_MAX_OUTSTANDING     8
 #define DEFAULT_PROP_RELEASE_TIMEOUT     1000
 
+/* A frame a client holds: its reference on the buffer is what keeps the
+ * memory from going back to the pool (and being rewritten) while the
+ * consumer reads it. */
+typedef struct
+{
+  guint64 seq;
+  gint64 sent;                  /* µs, monotonic */
+  GstBuffer *buffer;
+} VmiSinkHeld;
+
 typedef struct
 {
   guint id;
   int fd;
   GHashTable *mems;             /* memory ids whose fd this client has */
-  GHashTable *outstanding;      /* seq -> send time (µs, monotonic) */
+  /* frames sent and not released yet: at most max-outstanding, so the
+   * array is sized once (and only grows if max-outstanding is raised) and
+   * a release is a short linear search; no allocation per frame */
+  VmiSinkHeld *held;
+  guint n_held, held_alloc;
   guint caps_gen;               /* caps generation this client has seen */
   guint64 sent, skipped;
 } VmiSinkClient;
-
-typedef struct
-{
-  GstBuffer *buffer;
-  guint pending;                /* clients that still hold it */
-} VmiSinkFrame;
 
 struct _GstVmiSink
 {
@@ -122,7 +130,6 @@ struct _GstVmiSink
   GThread *thread;
   GList *clients;
   guint next_client_id;
-  GHashTable *frames;           /* seq -> VmiSinkFrame */
   guint64 next_seq;
   GHashTable *memories;         /* id -> GstMemory (ref) sent to someone */
   gchar *caps_str;
@@ -152,15 +159,6 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
 static void
-vmi_sink_frame_free (gpointer data)
-{
-  VmiSinkFrame *f = data;
-
-  gst_buffer_unref (f->buffer);
-  g_free (f);
-}
-
-static void
 vmi_sink_wake (GstVmiSink * self)
 {
   char c = 1;
@@ -169,27 +167,44 @@ vmi_sink_wake (GstVmiSink * self)
   }
 }
 
-/* Drops @seq for @client; the buffer goes back upstream once no client
- * holds it. Called with the lock. */
-static void
-vmi_sink_release_locked (GstVmiSink * self, guint64 seq)
+/* Drops @c's hold on frame @seq; the buffer goes back upstream once no
+ * client holds it. Returns FALSE when @c does not hold @seq. */
+static gboolean
+vmi_sink_client_release (VmiSinkClient * c, guint64 seq)
 {
-  VmiSinkFrame *f = g_hash_table_lookup (self->frames, &seq);
+  guint i;
 
-  if (f && --f->pending == 0)
-    g_hash_table_remove (self->frames, &seq);
+  for (i = 0; i < c->n_held; i++) {
+    if (c->held[i].seq == seq) {
+      gst_buffer_unref (c->held[i].buffer);
+      c->held[i] = c->held[--c->n_held];
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static void
+vmi_sink_client_hold (VmiSinkClient * c, guint64 seq, gint64 now,
+    GstBuffer * buf)
+{
+  if (c->n_held == c->held_alloc) {
+    /* only when max-outstanding was raised while running */
+    c->held_alloc = MAX (2 * c->held_alloc, 8);
+    c->held = g_renew (VmiSinkHeld, c->held, c->held_alloc);
+  }
+  c->held[c->n_held].seq = seq;
+  c->held[c->n_held].sent = now;
+  c->held[c->n_held].buffer = gst_buffer_ref (buf);
+  c->n_held++;
 }
 
 static void
 vmi_sink_client_free_locked (GstVmiSink * self, VmiSinkClient * c)
 {
-  GHashTableIter it;
-  gpointer key;
-
-  g_hash_table_iter_init (&it, c->outstanding);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    vmi_sink_release_locked (self, *(guint64 *) key);
-  g_hash_table_destroy (c->outstanding);
+  while (c->n_held > 0)
+    gst_buffer_unref (c->held[--c->n_held].buffer);
+  g_free (c->held);
   g_hash_table_destroy (c->mems);
   close (c->fd);
   g_free (c);
@@ -272,7 +287,7 @@ vmi_sink_accept_locked (GstVmiSink * self)
 {
   VmiSinkClient *c;
   VmiMsg m = {.type = VMI_MSG_HELLO };
-  guint max_clients;
+  guint max_clients, max_outstanding;
   int fd;
 
   fd = accept4 (self->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -281,6 +296,7 @@ vmi_sink_accept_locked (GstVmiSink * self)
 
   GST_OBJECT_LOCK (self);
   max_clients = self->max_clients;
+  max_outstanding = self->max_outstanding;
   GST_OBJECT_UNLOCK (self);
   if (g_list_length (self->clients) >= max_clients) {
     GST_WARNING_OBJECT (self, "refusing a consumer: max-clients=%u reached",
@@ -294,8 +310,8 @@ vmi_sink_accept_locked (GstVmiSink * self)
   c->id = ++self->next_client_id;
   c->fd = fd;
   c->mems = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  c->outstanding = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-      g_free);
+  c->held_alloc = max_outstanding;
+  c->held = g_new (VmiSinkHeld, c->held_alloc);
   m.u.hello.version = VMI_PROTO_VERSION;
   m.u.hello.pid = getpid ();
   vmi_sink_client_send (self, c, &m, -1);
@@ -317,7 +333,6 @@ vmi_sink_read_client_locked (GstVmiSink * self, VmiSinkClient * c,
     int fd = -1;
     gssize r = vmi_socket_recv (c->fd, self->rxbuf, sizeof (self->rxbuf), &fd,
         TRUE);
-    gpointer sent;
 
     if (r == -EAGAIN)
       return TRUE;
@@ -343,13 +358,10 @@ vmi_sink_read_client_locked (GstVmiSink * self, VmiSinkClient * c,
       *reason = "consumer sent a message other than RELEASE";
       return FALSE;
     }
-    if (!g_hash_table_lookup_extended (c->outstanding, &m.u.release.seq, NULL,
-            &sent)) {
+    if (!vmi_sink_client_release (c, m.u.release.seq)) {
       *reason = "consumer released a frame it does not hold";
       return FALSE;
     }
-    g_hash_table_remove (c->outstanding, &m.u.release.seq);
-    vmi_sink_release_locked (self, m.u.release.seq);
     self->releases++;
     *hostile = FALSE;
   }
@@ -387,12 +399,9 @@ vmi_sink_thread (gpointer data)
     fds[n++].events = POLLIN;
     for (l = self->clients; l; l = l->next) {
       VmiSinkClient *c = l->data;
-      GHashTableIter it;
-      gpointer v;
 
-      g_hash_table_iter_init (&it, c->outstanding);
-      while (g_hash_table_iter_next (&it, NULL, &v))
-        oldest = MIN (oldest, *(gint64 *) v);
+      for (i = 0; i < c->n_held; i++)
+        oldest = MIN (oldest, c->held[i].sent);
       map[n] = c;
       fds[n].fd = c->fd;
       fds[n++].events = POLLIN;
@@ -444,14 +453,11 @@ vmi_sink_thread (gpointer data)
     now = g_get_monotonic_time ();
     for (l = self->clients; l;) {
       VmiSinkClient *c = l->data;
-      GHashTableIter it;
-      gpointer v;
       gboolean late = FALSE;
 
       l = l->next;
-      g_hash_table_iter_init (&it, c->outstanding);
-      while (!late && g_hash_table_iter_next (&it, NULL, &v))
-        late = now - *(gint64 *) v > (gint64) timeout_ms * 1000;
+      for (i = 0; !late && i < c->n_held; i++)
+        late = now - c->held[i].sent > (gint64) timeout_ms * 1000;
       if (late) {
         self->clients_timed_out++;
         g_ptr_array_add (timeout_warnings, g_strdup_printf ("client %u; raise "
@@ -522,8 +528,6 @@ gst_vmi_sink_start (GstBaseSink * bsink)
     self->listen_fd = -1;
     goto listen_failed;
   }
-  self->frames = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-      vmi_sink_frame_free);
   self->memories = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
       (GDestroyNotify) gst_memory_unref);
   self->next_seq = 1;
@@ -586,7 +590,6 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
   while (self->clients)
     gst_message_unref (vmi_sink_drop_client_locked (self,
             self->clients->data, "stopping"));
-  g_clear_pointer (&self->frames, g_hash_table_destroy);
   g_clear_pointer (&self->memories, g_hash_table_destroy);
   if (self->wake[0] >= 0) {
     close (self->wake[0]);
@@ -680,9 +683,11 @@ vmi_buffer_is_shareable (GstBuffer * buf)
   return TRUE;
 }
 
-/* Upstream did not use our pool: one copy into vMI memory, counted. */
+/* Upstream did not use our pool: one copy into vMI memory, counted.
+ * Sets @exhausted (and returns NULL) when every frame of the copy pool is
+ * still held by consumers. */
 static GstBuffer *
-vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf)
+vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf, gboolean * exhausted)
 {
   GstBuffer *out = NULL;
 
@@ -709,9 +714,13 @@ vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf)
           !gst_buffer_pool_set_active (self->copy_pool, TRUE))
         gst_clear_object (&self->copy_pool);
     }
+    /* never wait for a consumer to give a frame back: a hung one would
+     * stall the stream (and the state change) until its release-timeout */
     if (self->copy_pool &&
-        gst_buffer_pool_acquire_buffer (self->copy_pool, &out,
-            NULL) == GST_FLOW_OK) {
+        gst_vmi_buffer_pool_acquire_live (self->copy_pool, &out,
+            exhausted) == GST_FLOW_OK && *exhausted)
+      return NULL;
+    if (out) {
       GstVideoFrame src, dst;
       gboolean ok = FALSE;
 
@@ -725,8 +734,15 @@ vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf)
       if (!ok)
         gst_clear_buffer (&out);
     }
+    if (out) {
+      /* not the metas: the copy has the pool's own video meta (its own
+       * strides); a copied upstream meta would describe upstream's layout */
+      gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_FLAGS |
+          GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+      return out;
+    }
   }
-  if (!out) {
+  {
     /* not video (or odd buffers): copy the bytes as they are */
     GstAllocator *alloc = gst_vmi_allocator_get ();
     gsize size = gst_buffer_get_size (buf);
@@ -736,7 +752,6 @@ vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf)
     if (!out)
       return NULL;
     gst_buffer_resize (out, 0, size);
-    gst_buffer_fill (out, 0, NULL, 0);
     {
       GstMapInfo map;
       if (gst_buffer_map (out, &map, GST_MAP_WRITE)) {
@@ -744,9 +759,10 @@ vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf)
         gst_buffer_unmap (out, &map);
       }
     }
+    /* same bytes, same layout: the metas still apply */
+    gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+    return out;
   }
-  gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_METADATA, 0, -1);
-  return out;
 }
 
 static guint64
@@ -781,14 +797,14 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
 {
   GstVmiSink *self = GST_VMI_SINK (bsink);
   GstBuffer *out = NULL;
-  VmiSinkFrame *frame;
   VmiMsg fm = {.type = VMI_MSG_FRAME };
   VmiFrameInfo *fi = &fm.u.frame;
   GstVideoMeta *vmeta;
   GList *l, *dropped = NULL;
-  gboolean wait, copied = FALSE;
+  gboolean wait, copied = FALSE, exhausted = FALSE;
   guint i, max_out;
   guint64 seq;
+  gint64 now;
 
   GST_OBJECT_LOCK (self);
   wait = self->wait_for_connection;
@@ -815,7 +831,18 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   if (vmi_buffer_is_shareable (buf)) {
     out = gst_buffer_ref (buf);
   } else {
-    out = vmi_sink_copy_to_vmi (self, buf);
+    out = vmi_sink_copy_to_vmi (self, buf, &exhausted);
+    if (exhausted) {
+      /* every copy frame is still held by consumers: this frame is lost
+       * for all of them, counted, rather than stalling the stream */
+      g_mutex_lock (&self->lock);
+      for (l = self->clients; l; l = l->next) {
+        ((VmiSinkClient *) l->data)->skipped++;
+        self->skipped++;
+      }
+      g_mutex_unlock (&self->lock);
+      return GST_FLOW_OK;
+    }
     if (!out)
       goto copy_failed;
     copied = TRUE;
@@ -849,14 +876,13 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
     self->copies++;
   vmi_sink_forget_unused_locked (self);
   seq = fi->seq = self->next_seq++;
-  frame = g_new0 (VmiSinkFrame, 1);
-  frame->buffer = out;
+  now = g_get_monotonic_time ();
 
   for (l = self->clients; l; l = l->next) {
     VmiSinkClient *c = l->data;
     gint err = 0;
 
-    if (g_hash_table_size (c->outstanding) >= max_out) {
+    if (c->n_held >= max_out) {
       c->skipped++;
       self->skipped++;
       continue;
@@ -900,18 +926,12 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       }
       continue;
     }
-    g_hash_table_insert (c->outstanding, g_memdup2 (&seq, sizeof (seq)),
-        g_memdup2 (&(gint64) {
-          g_get_monotonic_time ()}, sizeof (gint64)));
+    vmi_sink_client_hold (c, seq, now, out);
     c->sent++;
     self->sent++;
-    frame->pending++;
   }
-
-  if (frame->pending > 0)
-    g_hash_table_insert (self->frames, g_memdup2 (&seq, sizeof (seq)), frame);
-  else
-    vmi_sink_frame_free (frame);
+  /* the clients that got the frame hold their own references */
+  gst_buffer_unref (out);
 
   {
     GList *msgs = NULL, *m;
