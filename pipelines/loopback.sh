@@ -94,4 +94,6 @@ if [ "$lost" != 0 ] || [ "$corrupted" != 0 ]; then
   echo "loopback: note: $lost datagrams lost, $corrupted frames concealed" \
     "(machine too busy?)"
 fi
+echo "loopback: the receiver recorded $FRAMES frames; the sender sent up to" \
+  "$EXTRA more so the receiver always reaches its count, then both stopped"
 echo "loopback: wrote $OUTPUT ($(stat -c %s "$OUTPUT") bytes)"
