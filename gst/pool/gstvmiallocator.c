@@ -15,8 +15,10 @@
  * A #GstFdAllocator whose memories are anonymous memfd files (hugetlb ones
  * when the system has free huge pages), kept mapped for the life of the
  * memory. Each file is sealed against resizing (F_SEAL_SHRINK,
- * F_SEAL_GROW, F_SEAL_SEAL) as soon as it has its size, so a process that
- * receives its fd can map it without fearing SIGBUS from a later truncate.
+ * F_SEAL_GROW) as soon as it has its size, so a process that receives its
+ * fd can map it without fearing SIGBUS from a later truncate; once our own
+ * writable mapping exists it is also sealed against any other writer
+ * (F_SEAL_FUTURE_WRITE) and the seals are frozen (F_SEAL_SEAL).
  *
  * Every memory carries a process-unique 64-bit id (gst_vmi_memory_get_id())
  * that `vmisink` uses to send each fd to a consumer only once.
@@ -148,7 +150,7 @@ gst_vmi_allocator_alloc (GstAllocator * allocator, gsize size,
   if (fd < 0)
     return NULL;
 
-  if (fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+  if (fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0)
     GST_WARNING_OBJECT (self, "could not seal memfd: %s", g_strerror (errno));
 
   mem = gst_fd_allocator_alloc (allocator, fd, maxsize,
@@ -171,6 +173,17 @@ gst_vmi_allocator_alloc (GstAllocator * allocator, gsize size,
     memset (info.data + aoffset, 0, params->prefix);
   /* memfd pages are zero already; nothing to do for ZERO_PADDED */
   gst_memory_unmap (mem, &info);
+
+  /* Our writable mapping exists now and stays (KEEP_MAPPED). From here on
+   * nobody else holding the fd — a consumer process included, even one
+   * that reopens it through /proc — can map it writable or write() to it:
+   * consumers cannot scribble on frames other consumers read. Then freeze
+   * the seals. */
+  if (fcntl (fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0) {
+    GST_DEBUG_OBJECT (self, "no F_SEAL_FUTURE_WRITE (%s); consumers could "
+        "map this memory writable", g_strerror (errno));
+    fcntl (fd, F_ADD_SEALS, F_SEAL_SEAL);
+  }
 
   mem->align = align;
   mem->offset = aoffset + params->prefix;

@@ -614,8 +614,11 @@ gst_vmi_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   gchar *str = gst_caps_to_string (caps);
 
   if (strlen (str) > VMI_PROTO_MAX_CAPS) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Caps too long to send."),
-        ("%" G_GSIZE_FORMAT " bytes", strlen (str)));
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Caps too long to send to consumers."),
+        ("%" G_GSIZE_FORMAT " bytes, at most %d: drop fields consumers do "
+            "not need (e.g. with a capssetter or a simpler capsfilter)",
+            strlen (str), (int) VMI_PROTO_MAX_CAPS));
     g_free (str);
     return FALSE;
   }

@@ -54,6 +54,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_vmi_src_debug);
@@ -614,12 +615,18 @@ gst_vmi_src_start (GstBaseSrc * bsrc)
 {
   GstVmiSrc *self = GST_VMI_SRC (bsrc);
   gboolean have_path;
+  gsize path_len;
 
   GST_OBJECT_LOCK (self);
   have_path = self->socket_path != NULL;
+  path_len = have_path ? strlen (self->socket_path) : 0;
   GST_OBJECT_UNLOCK (self);
   if (!have_path)
     goto no_path;
+  /* else every connect would fail and we would wait for ever */
+  if (path_len == 0 ||
+      path_len >= sizeof (((struct sockaddr_un *) 0)->sun_path))
+    goto bad_path;
   if (pipe2 (self->wake, O_CLOEXEC | O_NONBLOCK) < 0)
     goto no_pipe;
 
@@ -634,6 +641,14 @@ no_path:
   {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No socket-path set."),
         ("Set socket-path to the path of the producer's vmisink."));
+    return FALSE;
+  }
+bad_path:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Invalid socket-path."),
+        ("socket-path must be 1 to %d bytes long (a unix socket address); "
+            "use a shorter path", (int) sizeof (((struct sockaddr_un *)
+                    0)->sun_path) - 1));
     return FALSE;
   }
 no_pipe:

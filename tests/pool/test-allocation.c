@@ -13,6 +13,7 @@
 #include <gst/video/video.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,11 +56,25 @@ GST_START_TEST (test_allocator_sealed_memfd)
   fail_unless (S_ISREG (st.st_mode));
   fail_unless_equals_uint64 ((guint64) st.st_size, mem->maxsize);
   seals = fcntl (fd, F_GET_SEALS);
-  fail_unless_equals_int (seals & (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL),
-      F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+  fail_unless_equals_int (seals & (F_SEAL_SHRINK | F_SEAL_GROW |
+          F_SEAL_FUTURE_WRITE | F_SEAL_SEAL), F_SEAL_SHRINK | F_SEAL_GROW |
+      F_SEAL_FUTURE_WRITE | F_SEAL_SEAL);
   /* the seals hold: the file can be neither shrunk nor grown */
   fail_unless (ftruncate (fd, 4096) < 0);
   fail_unless (ftruncate (fd, st.st_size * 2) < 0);
+  /* whoever else gets the fd (a consumer) can neither map it writable nor
+   * write to it; a read-only mapping works */
+  {
+    void *p = mmap (NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+        0);
+    guint8 byte = 1;
+
+    fail_unless (p == MAP_FAILED);
+    fail_unless (pwrite (fd, &byte, 1, 0) < 0);
+    p = mmap (NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    fail_unless (p != MAP_FAILED);
+    munmap (p, st.st_size);
+  }
 
   fail_unless (gst_memory_map (mem, &map, GST_MAP_READWRITE));
   fail_unless_equals_int (((guintptr) map.data) & 63, 0);
@@ -502,6 +517,31 @@ GST_START_TEST (test_vmisink_bad_settings)
 
 GST_END_TEST;
 
+/* a path no unix socket can have: an error at start, not a silent wait */
+GST_START_TEST (test_vmisrc_bad_settings)
+{
+  GstElement *src = gst_element_factory_make ("vmisrc", NULL);
+  GstBus *bus = gst_bus_new ();
+  gchar *path = g_strnfill (200, 'x');
+  GstMessage *msg;
+
+  gst_element_set_bus (src, bus);
+  g_object_set (src, "socket-path", path, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_state (src, GST_STATE_NULL);
+
+  gst_element_set_bus (src, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_states)
 {
   const gchar *names[] = { "vmisink", "vmisrc" };
@@ -546,6 +586,7 @@ vmi_allocation_suite (void)
   tcase_add_test (tc, test_videotestsrc_renders_into_vmi_memory);
   tcase_add_test (tc, test_vmisink_copies_foreign_memory);
   tcase_add_test (tc, test_vmisink_bad_settings);
+  tcase_add_test (tc, test_vmisrc_bad_settings);
   tcase_add_test (tc, test_states);
   return s;
 }

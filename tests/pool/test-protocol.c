@@ -293,6 +293,34 @@ GST_START_TEST (test_check_memfd)
 
 GST_END_TEST;
 
+/* sendmsg with @n fds attached, bypassing vmi_socket_send (one fd at most) */
+static gssize
+send_with_fds (int sock, const guint8 * buf, gsize len, const int *fds,
+    guint n)
+{
+  struct msghdr mh = { 0, };
+  struct iovec iov = { (void *) buf, len };
+  union
+  {
+    struct cmsghdr align;
+    char c[CMSG_SPACE (4 * sizeof (int))];
+  } cbuf;
+  struct cmsghdr *c;
+
+  g_assert (n >= 1 && n <= 4);
+  memset (&cbuf, 0, sizeof (cbuf));
+  mh.msg_iov = len ? &iov : NULL;
+  mh.msg_iovlen = len ? 1 : 0;
+  mh.msg_control = cbuf.c;
+  mh.msg_controllen = CMSG_SPACE (n * sizeof (int));
+  c = CMSG_FIRSTHDR (&mh);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN (n * sizeof (int));
+  memcpy (CMSG_DATA (c), fds, n * sizeof (int));
+  return sendmsg (sock, &mh, 0);
+}
+
 static guint
 count_open_fds (void)
 {
@@ -346,30 +374,12 @@ GST_START_TEST (test_fd_passing)
 
   /* two fds in one message: refused, both closed on our side */
   {
-    struct msghdr mh = { 0, };
-    struct iovec iov = { buf, len };
-    union
-    {
-      struct cmsghdr align;
-      char c[CMSG_SPACE (2 * sizeof (int))];
-    } cbuf;
-    struct cmsghdr *c;
     int fds[2];
 
     extra = sealed_memfd (4096, F_SEAL_SHRINK);
     fds[0] = memfd;
     fds[1] = extra;
-    memset (&cbuf, 0, sizeof (cbuf));
-    mh.msg_iov = &iov;
-    mh.msg_iovlen = 1;
-    mh.msg_control = cbuf.c;
-    mh.msg_controllen = sizeof (cbuf.c);
-    c = CMSG_FIRSTHDR (&mh);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN (2 * sizeof (int));
-    memcpy (CMSG_DATA (c), fds, sizeof (fds));
-    fail_unless (sendmsg (sv[0], &mh, 0) == (gssize) len);
+    fail_unless (send_with_fds (sv[0], buf, len, fds, 2) == (gssize) len);
     fail_unless_equals_int (vmi_socket_recv (sv[1], buf, sizeof (buf), &fd,
             TRUE), -EBADMSG);
     fail_unless_equals_int (fd, -1);
@@ -379,24 +389,9 @@ GST_START_TEST (test_fd_passing)
   /* an empty message carrying an fd reads as a hang-up, and the fd it
    * carried is closed, not leaked (a consumer could repeat it forever) */
   {
-    struct msghdr mh = { 0, };
-    union
-    {
-      struct cmsghdr align;
-      char c[CMSG_SPACE (sizeof (int))];
-    } cbuf;
-    struct cmsghdr *c;
     guint before = count_open_fds ();
 
-    memset (&cbuf, 0, sizeof (cbuf));
-    mh.msg_control = cbuf.c;
-    mh.msg_controllen = sizeof (cbuf.c);
-    c = CMSG_FIRSTHDR (&mh);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN (sizeof (int));
-    memcpy (CMSG_DATA (c), &memfd, sizeof (int));
-    fail_unless (sendmsg (sv[0], &mh, 0) == 0);
+    fail_unless (send_with_fds (sv[0], buf, 0, &memfd, 1) == 0);
     fail_unless_equals_int (vmi_socket_recv (sv[1], buf, sizeof (buf), &fd,
             TRUE), 0);
     fail_unless_equals_int (fd, -1);

@@ -97,6 +97,45 @@ tmp_path (const gchar * what)
       getpid (), g_random_int_range (0, 1 << 30));
 }
 
+/* Whether a UDP socket is bound to @port on this host: the kernel's
+ * socket tables, lines "N: <hex addr>:<hex port> ...". */
+static gboolean
+udp_port_bound (guint port)
+{
+  const gchar *tables[] = { "/proc/net/udp", "/proc/net/udp6" };
+  gboolean found = FALSE;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (tables) && !found; i++) {
+    FILE *f = fopen (tables[i], "r");
+    char line[512];
+
+    if (!f)
+      continue;
+    while (!found && fgets (line, sizeof (line), f)) {
+      unsigned int local_port;
+      if (sscanf (line, " %*u: %*x:%x", &local_port) == 1)
+        found = local_port == port;
+    }
+    fclose (f);
+  }
+  return found;
+}
+
+/* Waits (polling: the kernel has no event for a bind) until @port is bound. */
+static gboolean
+wait_udp_bound (guint port, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+
+  while (!udp_port_bound (port)) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (10000);
+  }
+  return TRUE;
+}
+
 /* control: the shim does see a pipeline that copies whole frames
  * (videotestsrc paints a static pattern once and copies it per frame) */
 GST_START_TEST (test_shim_sees_frame_copies)
@@ -149,7 +188,9 @@ GST_START_TEST (test_st2022src_vmi10to8_copy_free)
       port);
 
   rxpid = spawn_launch (rx, report);
-  g_usleep (G_USEC_PER_SEC / 2);        /* the receiver binds first */
+  /* the receiver binds first, or the first frames go nowhere */
+  fail_unless (wait_udp_bound (port, 30), "st2022src never bound port %u",
+      port);
   txpid = spawn_launch (tx, NULL);
   rc = wait_child (rxpid, 60);
   kill (txpid, SIGTERM);
