@@ -570,6 +570,11 @@ typedef enum
   HOSTILE_FD_ON_CAPS,
   HOSTILE_PLANE_OUTSIDE,
   HOSTILE_FRAME_BEFORE_CAPS,
+  HOSTILE_BAD_VIDEO_CAPS,       /* raw video no GstVideoInfo can describe */
+  HOSTILE_DUPLICATE_MEMORY_ID,
+  HOSTILE_FORGET_UNKNOWN,
+  HOSTILE_STRIDE_TOO_SMALL,
+  HOSTILE_PLANE_COUNT,
   HOSTILE_LAST
 } Hostility;
 
@@ -628,7 +633,9 @@ run_hostile_producer (Hostility h)
 
   if (h != HOSTILE_FRAME_BEFORE_CAPS) {
     m = (VmiMsg) {.type = VMI_MSG_CAPS };
-    m.u.caps.str = CAPS_SMALL ",framerate=(fraction)30/1";
+    m.u.caps.str = h == HOSTILE_BAD_VIDEO_CAPS ?
+        "video/x-raw,format=UYVY,width=2000000000,height=2000000000,"
+        "framerate=(fraction)30/1" : CAPS_SMALL ",framerate=(fraction)30/1";
     m.u.caps.len = strlen (m.u.caps.str);
     if (h == HOSTILE_FD_ON_CAPS) {
       send_msg (c, &m, memfd);
@@ -655,6 +662,16 @@ run_hostile_producer (Hostility h)
     goto wait;
   }
   send_msg (c, &m, memfd);
+  if (h == HOSTILE_DUPLICATE_MEMORY_ID) {
+    send_msg (c, &m, memfd);
+    goto wait;
+  }
+  if (h == HOSTILE_FORGET_UNKNOWN) {
+    m = (VmiMsg) {.type = VMI_MSG_FORGET };
+    m.u.forget.id = 5;
+    send_msg (c, &m, -1);
+    goto wait;
+  }
 
   m = (VmiMsg) {.type = VMI_MSG_FRAME };
   m.u.frame.seq = 1;
@@ -676,6 +693,14 @@ run_hostile_producer (Hostility h)
     m.u.frame.n_planes = 1;
     m.u.frame.plane_offset[0] = 640;
     m.u.frame.plane_stride[0] = 640;
+  }
+  if (h == HOSTILE_STRIDE_TOO_SMALL) {
+    m.u.frame.n_planes = 1;
+    m.u.frame.plane_stride[0] = 100;    /* a UYVY line is 640 bytes */
+  }
+  if (h == HOSTILE_PLANE_COUNT) {
+    m.u.frame.n_planes = 2;             /* UYVY has one plane */
+    m.u.frame.plane_stride[0] = m.u.frame.plane_stride[1] = 640;
   }
   send_msg (c, &m, -1);
 
