@@ -362,14 +362,6 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
   first = !p->tx_used && !p->rx_used;
   if (first && (rc = rte_eth_dev_start (id)) != 0)
     goto start_failed;
-  if (first) {
-    /* what a net_ring peer or the NIC queued while nobody listened is not
-     * this run's stream */
-    struct rte_mbuf *stale[32];
-    guint16 k;
-    while ((k = rte_eth_rx_burst (id, 0, stale, 32)) > 0)
-      rte_pktmbuf_free_bulk (stale, k);
-  }
   if (dir == VMI_TRANSPORT_DIR_SEND)
     p->tx_used = TRUE;
   else

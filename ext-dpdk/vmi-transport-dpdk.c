@@ -350,6 +350,10 @@ vmi_transport_dpdk_open (const VmiTransportConfig * cfg, GError ** error)
   return &d->parent;
 
 error:
+  /* the advice found so far (other EAL arguments in force, ...) may be
+   * why it failed */
+  if (d->warning && error && *error)
+    g_prefix_error (error, "%s; ", d->warning);
   vmi_transport_dpdk_close (&d->parent);
   return NULL;
 }

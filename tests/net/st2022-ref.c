@@ -21,6 +21,10 @@ const RefFormat ref_720p5994 = { "720p59.94", 1280, 720, FALSE, 60000, 1001,
   750, 1650, 26, 745, 0, 0, 0, 0x30, 0x11, 3
 };
 
+const RefFormat ref_1080p25 = { "1080p25", 1920, 1080, FALSE, 25, 1,
+  1125, 2640, 42, 1121, 0, 0, 0, 0x21, 0x18, 2
+};
+
 gsize
 ref_line_bytes (const RefFormat * f)
 {
@@ -422,4 +426,146 @@ ref_udp_sendto (int fd, const gchar * addr, guint16 port,
   inet_pton (AF_INET, addr ? addr : "127.0.0.1", &sa.sin_addr);
   while (sendto (fd, data, len, 0, (struct sockaddr *) &sa, sizeof (sa)) < 0)
     g_usleep (100);
+}
+
+/* --- Ethernet / IPv4 / UDP ------------------------------------------------ */
+
+static guint16
+rd16 (const guint8 * p)
+{
+  return (guint16) (p[0] << 8 | p[1]);
+}
+
+static void
+wr16 (guint8 * p, guint16 v)
+{
+  p[0] = v >> 8;
+  p[1] = v & 0xff;
+}
+
+static void
+wr32 (guint8 * p, guint32 v)
+{
+  wr16 (p, v >> 16);
+  wr16 (p + 2, v & 0xffff);
+}
+
+guint32
+ref_ones_sum (guint32 sum, const guint8 * data, gsize len)
+{
+  gsize i;
+
+  for (i = 0; i + 1 < len; i += 2)
+    sum += rd16 (data + i);
+  if (len & 1)
+    sum += data[len - 1] << 8;
+  while (sum >> 16)
+    sum = (sum & 0xffff) + (sum >> 16);
+  return sum;
+}
+
+static guint32
+udp_pseudo_sum (guint32 src, guint32 dst, guint16 udp_len)
+{
+  guint8 ph[12];
+
+  wr32 (ph, src);
+  wr32 (ph + 4, dst);
+  ph[8] = 0;
+  ph[9] = 17;
+  wr16 (ph + 10, udp_len);
+  return ref_ones_sum (0, ph, sizeof (ph));
+}
+
+#define REF_FAIL(...) do { if (error) *error = g_strdup_printf (__VA_ARGS__); \
+    return NULL; } while (0)
+
+const guint8 *
+ref_parse_udp_frame (const guint8 * f, gsize len, RefUdpFrame * out,
+    gsize * payload_len, gchar ** error)
+{
+  const guint8 *ip = f + 14, *udp = f + 34;
+  guint16 total, ulen;
+
+  if (len < REF_NET_HEADER)
+    REF_FAIL ("frame of %" G_GSIZE_FORMAT " bytes is too short", len);
+  if (rd16 (f + 12) != 0x0800)
+    REF_FAIL ("EtherType 0x%04x, not IPv4", rd16 (f + 12));
+  if (ip[0] != 0x45)
+    REF_FAIL ("IPv4 version/IHL byte 0x%02x, want 0x45", ip[0]);
+  total = rd16 (ip + 2);
+  if (total < 28 || 14 + (gsize) total > len)
+    REF_FAIL ("IPv4 total length %u in a %" G_GSIZE_FORMAT "-byte frame",
+        total, len);
+  if ((rd16 (ip + 6) & 0x3fff) != 0)
+    REF_FAIL ("fragment (flags/offset 0x%04x)", rd16 (ip + 6));
+  if (!(ip[6] & 0x40))
+    REF_FAIL ("DF not set");
+  if (ip[9] != 17)
+    REF_FAIL ("IP protocol %u, not UDP", ip[9]);
+  if (ref_ones_sum (0, ip, 20) != 0xffff)
+    REF_FAIL ("bad IPv4 header checksum 0x%04x", rd16 (ip + 10));
+  ulen = rd16 (udp + 4);
+  if (ulen != total - 20)
+    REF_FAIL ("UDP length %u, IPv4 payload %u", ulen, total - 20);
+  if (rd16 (udp + 6) != 0) {
+    guint32 s = udp_pseudo_sum (rd16 (ip + 12) << 16 | rd16 (ip + 14),
+        rd16 (ip + 16) << 16 | rd16 (ip + 18), ulen);
+    if (ref_ones_sum (s, udp, ulen) != 0xffff)
+      REF_FAIL ("bad UDP checksum 0x%04x", rd16 (udp + 6));
+  }
+  if (out) {
+    memcpy (out->dst_mac, f, 6);
+    memcpy (out->src_mac, f + 6, 6);
+    out->src_ip = (guint32) rd16 (ip + 12) << 16 | rd16 (ip + 14);
+    out->dst_ip = (guint32) rd16 (ip + 16) << 16 | rd16 (ip + 18);
+    out->ttl = ip[8];
+    out->src_port = rd16 (udp);
+    out->dst_port = rd16 (udp + 2);
+  }
+  *payload_len = ulen - 8;
+  return udp + 8;
+}
+
+gsize
+ref_build_udp_frame (const RefUdpFrame * h, const guint8 * payload,
+    gsize payload_len, guint8 * out)
+{
+  guint8 *ip = out + 14, *udp = out + 34;
+  guint16 ulen = payload_len + 8, sum;
+
+  memcpy (out, h->dst_mac, 6);
+  memcpy (out + 6, h->src_mac, 6);
+  wr16 (out + 12, 0x0800);
+  ip[0] = 0x45;
+  ip[1] = 0;
+  wr16 (ip + 2, ulen + 20);
+  wr16 (ip + 4, 0);
+  wr16 (ip + 6, 0x4000);
+  ip[8] = h->ttl;
+  ip[9] = 17;
+  wr16 (ip + 10, 0);
+  wr32 (ip + 12, h->src_ip);
+  wr32 (ip + 16, h->dst_ip);
+  wr16 (ip + 10, ~ref_ones_sum (0, ip, 20) & 0xffff);
+  wr16 (udp, h->src_port);
+  wr16 (udp + 2, h->dst_port);
+  wr16 (udp + 4, ulen);
+  wr16 (udp + 6, 0);
+  memcpy (udp + 8, payload, payload_len);
+  sum = ~ref_ones_sum (udp_pseudo_sum (h->src_ip, h->dst_ip, ulen), udp,
+      ulen) & 0xffff;
+  wr16 (udp + 6, sum ? sum : 0xffff);
+  return REF_NET_HEADER + payload_len;
+}
+
+void
+ref_multicast_mac (guint32 group, guint8 mac[6])
+{
+  mac[0] = 0x01;
+  mac[1] = 0x00;
+  mac[2] = 0x5e;
+  mac[3] = (group >> 16) & 0x7f;
+  mac[4] = (group >> 8) & 0xff;
+  mac[5] = group & 0xff;
 }

@@ -29,6 +29,7 @@ typedef struct
 extern const RefFormat ref_1080i5994;
 extern const RefFormat ref_1080i50;
 extern const RefFormat ref_720p5994;
+extern const RefFormat ref_1080p25;
 
 gsize ref_line_bytes (const RefFormat * f);
 gsize ref_frame_bytes (const RefFormat * f);
@@ -85,6 +86,37 @@ int ref_udp_bind (const gchar * addr, guint16 port);
 int ref_udp_sender (void);
 void ref_udp_sendto (int fd, const gchar * addr, guint16 port,
     const guint8 * data, gsize len);
+
+/* Ethernet II + IPv4 (no options) + UDP, as raw transports put a datagram
+ * on the wire. Addresses in host byte order. */
+#define REF_NET_HEADER 42
+
+typedef struct
+{
+  guint8 dst_mac[6], src_mac[6];
+  guint32 src_ip, dst_ip;
+  guint16 src_port, dst_port;
+  guint8 ttl;
+} RefUdpFrame;
+
+/* RFC 1071 one's-complement sum over @len bytes, folded, not inverted */
+guint32 ref_ones_sum (guint32 sum, const guint8 * data, gsize len);
+
+/* Checks an Ethernet frame (without FCS) byte by byte: EtherType 0x0800,
+ * IPv4 version 4 with no options, total length, DF, no fragment, protocol
+ * UDP, the IPv4 header checksum, the UDP length, and the UDP checksum
+ * when it is not 0. Fills @out and returns the UDP payload (its length in
+ * @payload_len), or NULL and the first problem in @error. */
+const guint8 *ref_parse_udp_frame (const guint8 * frame, gsize len,
+    RefUdpFrame * out, gsize * payload_len, gchar ** error);
+
+/* Writes the frame: IPv4 (DF, ID 0, header checksum), UDP with its
+ * checksum over the pseudo-header. Returns the frame length. */
+gsize ref_build_udp_frame (const RefUdpFrame * h, const guint8 * payload,
+    gsize payload_len, guint8 * out);
+
+/* 01:00:5e + the group's low 23 bits (RFC 1112) */
+void ref_multicast_mac (guint32 group, guint8 mac[6]);
 
 G_END_DECLS
 

@@ -1,0 +1,172 @@
+/* gst-vmi tests: helpers of the DPDK tests. */
+
+#include "dpdk-common.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+gchar *
+dpdk_test_eal_args (const gchar * vdevs)
+{
+  static guint n = 0;
+
+  /* the pid makes the prefix unique on the machine, the counter within
+   * one process (one EAL per process, but the prefix names its files) */
+  return g_strdup_printf ("--no-huge --no-pci -m 512 -l 0 "
+      "--log-level=lib.eal:warning --file-prefix vmitest-%d-%u %s",
+      (int) getpid (), n++, vdevs);
+}
+
+gchar *
+dpdk_test_mkdtemp (void)
+{
+  gchar *dir = g_dir_make_tmp ("vmi-dpdk-XXXXXX", NULL);
+
+  fail_unless (dir != NULL);
+  return dir;
+}
+
+void
+dpdk_test_rmdir (gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *p = g_build_filename (dir, name, NULL);
+    g_unlink (p);
+    g_free (p);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  g_free (dir);
+}
+
+static guint32
+le32 (const guint8 * p)
+{
+  return (guint32) p[0] | p[1] << 8 | p[2] << 16 | (guint32) p[3] << 24;
+}
+
+GPtrArray *
+dpdk_pcap_read (const gchar * path)
+{
+  gchar *data = NULL;
+  gsize len = 0, off = 24;
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  guint32 magic;
+
+  fail_unless (g_file_get_contents (path, &data, &len, NULL), "no %s", path);
+  fail_unless (len >= 24, "%s is not a pcap file", path);
+  magic = le32 ((guint8 *) data);
+  fail_unless (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d,
+      "%s: pcap magic 0x%08x", path, magic);
+  fail_unless_equals_int (le32 ((guint8 *) data + 20), 1);     /* Ethernet */
+  while (off + 16 <= len) {
+    guint32 cap = le32 ((guint8 *) data + off + 8);
+    fail_unless (off + 16 + cap <= len, "%s: truncated record", path);
+    g_ptr_array_add (frames, g_bytes_new (data + off + 16, cap));
+    off += 16 + cap;
+  }
+  g_free (data);
+  return frames;
+}
+
+static void
+put_le32 (GByteArray * a, guint32 v)
+{
+  guint8 b[4] = { v, v >> 8, v >> 16, v >> 24 };
+  g_byte_array_append (a, b, 4);
+}
+
+void
+dpdk_pcap_write (const gchar * path, GPtrArray * frames)
+{
+  GByteArray *a = g_byte_array_new ();
+  guint i;
+
+  put_le32 (a, 0xa1b2c3d4);
+  put_le32 (a, 2 | 4 << 16);    /* version 2.4 */
+  put_le32 (a, 0);
+  put_le32 (a, 0);
+  put_le32 (a, 65535);
+  put_le32 (a, 1);
+  for (i = 0; i < frames->len; i++) {
+    gsize len;
+    const guint8 *d = g_bytes_get_data (frames->pdata[i], &len);
+    put_le32 (a, 1);
+    put_le32 (a, i);
+    put_le32 (a, len);
+    put_le32 (a, len);
+    g_byte_array_append (a, d, len);
+  }
+  fail_unless (g_file_set_contents (path, (gchar *) a->data, a->len, NULL));
+  g_byte_array_unref (a);
+}
+
+GPtrArray *
+dpdk_encode_stream (const RefFormat * f, guint8 ** pics, guint n_frames,
+    guint32 group, guint16 port)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  gsize fb = ref_frame_bytes (f);
+  guint8 *raster = g_malloc (fb), dgram[REF_DATAGRAM], frame[2048];
+  guint n = ref_datagrams (f), k, i;
+  RefUdpFrame h = { {0}, {0x02, 0x11, 0x22, 0x33, 0x44, 0x55},
+  0x0a000001, group, 5004, port, 16
+  };
+  guint16 seq = 40000;
+  guint32 vts = 123456;
+
+  ref_multicast_mac (group, h.dst_mac);
+  for (k = 0; k < n_frames; k++) {
+    ref_build_raster (f, pics[k], f->width * 5 / 2, raster);
+    for (i = 0; i < n; i++) {
+      gsize len;
+      ref_pack_datagram (f, raster, i, seq++, 1000 + k *
+          ref_rtp_per_frame (f), 0x5eed, k, vts, 98, dgram);
+      len = ref_build_udp_frame (&h, dgram, REF_DATAGRAM, frame);
+      g_ptr_array_add (out, g_bytes_new (frame, len));
+    }
+    vts += f->lines * f->samples * 2;
+  }
+  g_free (raster);
+  return out;
+}
+
+GError *
+dpdk_expect_error (GstElement * pipeline, guint timeout_s, gchar ** warnings)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GError *err = NULL;
+  GString *w = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (err == NULL && g_get_monotonic_time () < deadline) {
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 100 * GST_MSECOND,
+        GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    if (msg == NULL)
+      continue;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &err, NULL);
+    } else {
+      GError *e = NULL;
+      gst_message_parse_warning (msg, &e, NULL);
+      g_string_append_printf (w, "%s\n", e->message);
+      g_error_free (e);
+    }
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  if (warnings)
+    *warnings = g_string_free (w, FALSE);
+  else
+    g_string_free (w, TRUE);
+  return err;
+}

@@ -1,0 +1,38 @@
+/* gst-vmi tests: helpers of the DPDK tests (virtual devices only). */
+
+#ifndef __DPDK_COMMON_H__
+#define __DPDK_COMMON_H__
+
+#include "../net/net-common.h"
+
+G_BEGIN_DECLS
+
+/* EAL arguments for one test process: no hugepages, no PCI, 512 MB, one
+ * lcore, a --file-prefix no other process uses, then @vdevs (e.g.
+ * "--vdev net_ring0"). */
+gchar *dpdk_test_eal_args (const gchar * vdevs);
+
+/* A fresh temporary directory for pcap files and sockets (removed by
+ * dpdk_test_rmdir) */
+gchar *dpdk_test_mkdtemp (void);
+void dpdk_test_rmdir (gchar * dir);
+
+/* pcap files: every frame of @path (microsecond or nanosecond format) */
+GPtrArray *dpdk_pcap_read (const gchar * path);
+/* writes @frames (GBytes) as a microsecond pcap with link type Ethernet */
+void dpdk_pcap_write (const gchar * path, GPtrArray * frames);
+
+/* Ethernet frames of @n_frames frames of @f (pictures @pics) as a sender
+ * would put them on the wire to @group:@port, built by the tests' own
+ * encoder (st2022-ref.c) */
+GPtrArray *dpdk_encode_stream (const RefFormat * f, guint8 ** pics,
+    guint n_frames, guint32 group, guint16 port);
+
+/* Runs @pipeline until the bus has an error (returned) or @timeout_s pass
+ * (NULL); collects warnings into *@warnings (may be NULL) */
+GError *dpdk_expect_error (GstElement * pipeline, guint timeout_s,
+    gchar ** warnings);
+
+G_END_DECLS
+
+#endif
