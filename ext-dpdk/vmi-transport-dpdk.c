@@ -652,9 +652,11 @@ vmi_transport_dpdk_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     }
     if (timeout_us == 0)
       return 0;
+    /* frames not ours count as idle too: a port full of other traffic
+     * must not stretch the timeout */
+    if (deadline && rte_get_timer_cycles () >= deadline)
+      return 0;
     if (k == 0) {
-      if (deadline && rte_get_timer_cycles () >= deadline)
-        return 0;
       if (++idle % IDLE_POLLS_PER_YIELD == 0)
         sched_yield ();
       else
