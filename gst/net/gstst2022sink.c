@@ -787,9 +787,11 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
-  /* the frame being sent is abandoned, not finished */
-  g_clear_pointer (&self->engine, vmi_tx_engine_free);
+  /* the frame being sent is abandoned, not finished; the transport drops
+   * its frame references at close, before the rasters go */
+  vmi_tx_engine_stop (self->engine);
   g_clear_pointer (&self->t, vmi_transport_close);
+  g_clear_pointer (&self->engine, vmi_tx_engine_free);
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
   self->fmt = NULL;
   return TRUE;

@@ -261,9 +261,9 @@ free_format_locked (VmiTxEngine * e)
 }
 
 void
-vmi_tx_engine_free (VmiTxEngine * e)
+vmi_tx_engine_stop (VmiTxEngine * e)
 {
-  if (e == NULL)
+  if (e == NULL || e->thread == NULL)
     return;
   vmi_tx_engine_set_flushing (e, TRUE);
   g_mutex_lock (&e->lock);
@@ -275,10 +275,32 @@ vmi_tx_engine_free (VmiTxEngine * e)
     g_atomic_int_set (&e->ref_stop, 1);
     vmi_transport_wakeup (e->ref_rx);
     g_thread_join (e->ref_thread);
+    e->ref_thread = NULL;
   }
   g_clear_pointer (&e->ref_rx, vmi_transport_close);
   g_mutex_lock (&e->lock);
   e->thread = NULL;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_free (VmiTxEngine * e)
+{
+  guint i;
+
+  if (e == NULL)
+    return;
+  vmi_tx_engine_stop (e);
+  g_mutex_lock (&e->lock);
+  for (i = 0; i < N_SLOTS; i++)
+    if (e->slots[i].state == SLOT_SENDING) {
+      /* still referenced by a transport that was not closed: leak the
+       * raster rather than let the NIC read freed memory */
+      g_warning ("st2022 transmit engine freed while the transport holds "
+          "a frame");
+      e->slots[i].buf.raster = NULL;
+    }
   free_format_locked (e);
   g_mutex_unlock (&e->lock);
   g_clear_error (&e->error);
@@ -799,6 +821,8 @@ pa_flush_burst (PaStream * s)
 
   if (s->nb == 0)
     return TRUE;
+  if (G_UNLIKELY (flushed (e, s->gen)))
+    return FALSE;
   /* never more than PA_AHEAD_NS of wire time ahead of the host clock */
   for (;;) {
     now = vmi_tx_mono_now ();
@@ -862,6 +886,7 @@ pa_next_frame (PaStream * s)
     return FALSE;
   if (s->cur && !s->cur_repeat && s->idx == s->n && s->n)
     s->acc.frames++;
+  s->idx = s->n = 0;
   pa_commit_stats (s);
 
   g_mutex_lock (&e->lock);

@@ -121,7 +121,12 @@ typedef struct
  * transmit thread. */
 VmiTxEngine *vmi_tx_engine_new (VmiTransport * t,
     const VmiTxEngineConfig * cfg, GError ** error);
-/* Stops the thread (the frame being sent is abandoned) and frees. */
+/* Stops the transmit thread (the frame being sent is abandoned); the
+ * transport is not used any more afterwards. */
+void vmi_tx_engine_stop (VmiTxEngine * e);
+/* Stops and frees. Close the transport between stop and free: a zero-copy
+ * transport drops its frame references at close, and the rasters live
+ * until then. */
 void vmi_tx_engine_free (VmiTxEngine * e);
 
 /* Sets the stream format (drains the previous one first: a format change
