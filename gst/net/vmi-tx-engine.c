@@ -52,10 +52,12 @@
 #define PA_CTL_MARGIN_NS 60000000
 /* PA controlled, stream reference: arrivals older than this are assumed
  * all pushed (the receiving thread's worst latency) */
-#define PA_REF_DELAY_NS 2000000
+#define PA_REF_DELAY_NS 5000000
 /* PA controlled: how often the transmit thread reads the reference clock */
 #define PA_CLOCK_POLL_NS 20000
 #define REF_RING 8192
+/* PA, unpinned: sleep while the TX queue is full */
+#define PA_POLL_SLEEP_NS 20000
 
 typedef enum
 {
@@ -121,6 +123,7 @@ struct _VmiTxEngine
   gint ref_dropped;             /* atomic */
   VmiTransport *ref_rx;
   GThread *ref_thread;
+  gboolean spin;                /* busy-poll a full queue (pinned thread) */
   gint ref_stop;                /* atomic */
 };
 
@@ -606,6 +609,20 @@ packetize (VmiTxEngine * e, Slot * slot, guint32 rtp, GError ** err)
   return rc;
 }
 
+/* PA, the TX queue full: a thread on a core of its own (tx-cpu) spins;
+ * one that shares its core sleeps a little (the queue holds far more than
+ * that), so the real-time priority never starves the core. */
+static inline void
+pa_wait_queue (VmiTxEngine * e)
+{
+  if (e->spin) {
+    cpu_relax ();
+  } else {
+    struct timespec ts = { 0, PA_POLL_SLEEP_NS };
+    nanosleep (&ts, NULL);
+  }
+}
+
 static inline gboolean
 flushed (VmiTxEngine * e, gint gen)
 {
@@ -833,7 +850,7 @@ pa_flush_burst (PaStream * s)
     pa_feed_reference (s, now);
     if (G_UNLIKELY (flushed (e, s->gen)))
       return FALSE;
-    cpu_relax ();
+    pa_wait_queue (e);
   }
   for (;;) {
     rc = vmi_transport_send_burst (e->t, s->burst + off, s->nb - off,
@@ -847,7 +864,7 @@ pa_flush_burst (PaStream * s)
     pa_feed_reference (s, vmi_tx_mono_now ());
     if (G_UNLIKELY (flushed (e, s->gen) || e->stop))
       return FALSE;
-    cpu_relax ();
+    pa_wait_queue (e);
   }
   s->y_sent += s->burst_bytes;
   s->nb = 0;
@@ -1020,7 +1037,7 @@ pa_stream (VmiTxEngine * e, gint gen)
         pa_feed_reference (s, vmi_tx_mono_now ());
         if (flushed (e, gen) || e->stop)
           goto done;
-        cpu_relax ();
+        pa_wait_queue (e);
         continue;
       case VMI_PACE_CMD_ERROR:
       default:
@@ -1071,12 +1088,14 @@ setup_thread (VmiTxEngine * e)
   }
   /* Real-time priority where allowed (root, CAP_SYS_NICE): a busy machine
    * then delays other work rather than our datagrams. Software pacing
-   * sleeps between batches, so it cannot starve the system; the PA busy
-   * polls, so only on a core it was given (tx-cpu). */
-  if (!e->pa || pinned) {
+   * sleeps between batches and an unpinned PA sleeps while the TX queue is
+   * full, so neither starves the core; a pinned PA busy-polls its own
+   * core (tools/vmi-host-check: isolate it, lift the RT throttling). */
+  {
     struct sched_param sp = {.sched_priority = 10 };
     pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp);
   }
+  e->spin = pinned;
 }
 
 static gpointer

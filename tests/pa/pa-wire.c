@@ -186,7 +186,7 @@ pa_wire_new (guint64 line_rate, guint64 queue_ns, guint capture_datagrams)
   w->line_rate = line_rate;
   w->queue_bytes = (guint64) ((unsigned __int128) queue_ns * line_rate /
       8000000000ULL);
-  w->records = g_array_sized_new (FALSE, FALSE, sizeof (PaRecord), 1 << 20);
+  w->records = g_array_sized_new (FALSE, FALSE, sizeof (PaRecord), 4 << 20);
   w->pcap = w->queue_bytes / 84 + 2;
   w->pending = g_new0 (Pending, w->pcap);
   w->capture_max = capture_datagrams;
@@ -332,6 +332,35 @@ pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
     fwrite (fr, 1, caplen, f);
   }
   return fclose (f) == 0;
+}
+
+const St2022Format *
+pa_core_format (const RefFormat * f)
+{
+  const St2022Format *fmt = st2022_format_from_video (f->width, f->height,
+      f->interlaced, f->fps_n, f->fps_d);
+  g_assert (fmt != NULL);
+  return fmt;
+}
+
+St2022PacketizerConfig
+pa_pkt_config (void)
+{
+  St2022PacketizerConfig c;
+
+  st2022_packetizer_config_init (&c);
+  c.payload_type = 98;
+  c.ssrc = 0x12345678;
+  c.initial_seq = 65000;
+  return c;
+}
+
+gint64
+pa_mono_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* the engine is built without the transport registry here */

@@ -17,6 +17,8 @@
 
 #include <glib.h>
 #include "net/vmi-transport.h"
+#include "st2022/st2022.h"
+#include "st2022-ref.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +64,12 @@ guint64 pa_wire_short_counts (PaWire * w);
  * tools/vmi-analyze; @from: first record to write */
 gboolean pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
     guint16 udp_port);
+
+/* the core's format of @f (fails the test when there is none) */
+const St2022Format *pa_core_format (const RefFormat * f);
+/* PT 98, a fixed SSRC, a sequence that wraps during the tests */
+St2022PacketizerConfig pa_pkt_config (void);
+gint64 pa_mono_ns (void);
 
 G_END_DECLS
 

@@ -2,51 +2,20 @@
  * (pa-wire.c): media positions on the virtual wire, gap sizes, bit-exact
  * datagrams against the independent encoder (tests/net/st2022-ref.c),
  * underrun (repeat, gap), flush, preconditions, and pa-controlled following
- * a reference (a clock, an auxiliary stream) 100 ppm off nominal.
- *
- * VMI_PA_FIGURES=DIR: the controlled-mode runs use the element defaults
- * (W = 1 s, N_W = 2), last 10 s, print the figures of docs/benchmarks.md
- * and write DIR/<name>.pcap for tools/vmi-analyze. */
+ * (pa-controlled following a reference: test-controlled.c). */
 
 #include <gst/check/gstcheck.h>
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include "net/vmi-tx-engine.h"
 #include "vmipacer.h"
 #include "vmitiming.h"
 #include "pa-wire.h"
 #include "st2022-ref.h"
-
-static const St2022Format *
-core_format (const RefFormat * f)
-{
-  const St2022Format *fmt = st2022_format_from_video (f->width, f->height,
-      f->interlaced, f->fps_n, f->fps_d);
-  fail_unless (fmt != NULL);
-  return fmt;
-}
-
-static St2022PacketizerConfig
-pkt_config (void)
-{
-  St2022PacketizerConfig c;
-
-  st2022_packetizer_config_init (&c);
-  c.payload_type = 98;
-  c.ssrc = 0x12345678;
-  c.initial_seq = 65000;        /* wraps during the test */
-  return c;
-}
-
-static gint64
-mono_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* tau = num / den byte-times */
 static void
@@ -93,7 +62,7 @@ static guint
 check_datagrams (PaWire * w, const RefFormat * f, guint8 ** rasters,
     const guint32 * rtps, guint n_rasters)
 {
-  const St2022PacketizerConfig pc = pkt_config ();
+  const St2022PacketizerConfig pc = pa_pkt_config ();
   guint n = ref_datagrams (f), i, m = 0, k;
   const PaRecord *rec;
   guint n_rec;
@@ -195,7 +164,7 @@ free_rasters (guint8 ** r, guint n)
 static void
 check_free_running (const RefFormat * f, guint64 line_rate)
 {
-  const St2022PacketizerConfig pc = pkt_config ();
+  const St2022PacketizerConfig pc = pa_pkt_config ();
   guint n = ref_datagrams (f), k, n_rec, i;
   PaWire *w = pa_wire_new (line_rate, 2000000, N_FRAMES * n);
   VmiTxEngine *e = new_engine (w, VMI_TX_PACING_PA_FREE_RUNNING, line_rate,
@@ -207,7 +176,7 @@ check_free_running (const RefFormat * f, guint64 line_rate)
   const PaRecord *rec;
   GError *err = NULL;
 
-  fail_unless (vmi_tx_engine_configure (e, core_format (f), f->fps_n,
+  fail_unless (vmi_tx_engine_configure (e, pa_core_format (f), f->fps_n,
           f->fps_d, &pc, &err));
   for (k = 0; k < N_FRAMES; k++) {
     rtps[k] = 1000 + k * ref_rtp_per_frame (f);
@@ -266,7 +235,7 @@ static void
 check_underrun (VmiTxUnderrun mode)
 {
   const RefFormat *f = &ref_720p50;
-  const St2022PacketizerConfig pc = pkt_config ();
+  const St2022PacketizerConfig pc = pa_pkt_config ();
   guint64 rate = G_GUINT64_CONSTANT (2500000000), num, den;
   guint n = ref_datagrams (f);
   PaWire *w = pa_wire_new (rate, 2000000, 5 * n);
@@ -278,7 +247,7 @@ check_underrun (VmiTxUnderrun mode)
   const PaRecord *rec;
   guint n_rec, i, m = 0, gaps_in_slots = 0;
 
-  fail_unless (vmi_tx_engine_configure (e, core_format (f), f->fps_n,
+  fail_unless (vmi_tx_engine_configure (e, pa_core_format (f), f->fps_n,
           f->fps_d, &pc, NULL));
   submit_raster (e, rasters[0], ref_frame_bytes (f), rtps[0]);
   /* upstream late by two frame periods */
@@ -362,7 +331,7 @@ GST_END_TEST;
 GST_START_TEST (test_flush_drops_queued)
 {
   const RefFormat *f = &ref_720p50;
-  const St2022PacketizerConfig pc = pkt_config ();
+  const St2022PacketizerConfig pc = pa_pkt_config ();
   guint64 rate = G_GUINT64_CONSTANT (2500000000);
   guint n = ref_datagrams (f), n_rec, i, count_d = 0;
   PaWire *w = pa_wire_new (rate, 2000000, 0);
@@ -372,7 +341,7 @@ GST_START_TEST (test_flush_drops_queued)
   const PaRecord *rec;
   VmiTxEngineStats st;
 
-  fail_unless (vmi_tx_engine_configure (e, core_format (f), f->fps_n,
+  fail_unless (vmi_tx_engine_configure (e, pa_core_format (f), f->fps_n,
           f->fps_d, &pc, NULL));
   submit_raster (e, rasters[0], ref_frame_bytes (f), 100000);
   submit_raster (e, rasters[0], ref_frame_bytes (f), 200000);
@@ -409,14 +378,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_preconditions)
 {
-  const St2022PacketizerConfig pc = pkt_config ();
+  const St2022PacketizerConfig pc = pa_pkt_config ();
   PaWire *w = pa_wire_new (1000000000, 2000000, 0);
   VmiTxEngine *e = new_engine (w, VMI_TX_PACING_PA_FREE_RUNNING, 1000000000,
       VMI_TX_UNDERRUN_REPEAT, 0);
   GError *err = NULL;
 
   /* 1080i59.94 needs 1.47 Gbit/s of datagrams plus a gap after each */
-  fail_if (vmi_tx_engine_configure (e, core_format (&ref_1080i5994), 30000,
+  fail_if (vmi_tx_engine_configure (e, pa_core_format (&ref_1080i5994), 30000,
           1001, &pc, &err));
   fail_unless (err != NULL);
   fail_unless (strstr (err->message, "line-rate=1000000000") != NULL, "%s",
@@ -432,252 +401,11 @@ GST_START_TEST (test_preconditions)
 
 GST_END_TEST;
 
-/* ---- controlled mode ---- */
-
-typedef struct
-{
-  gdouble ppm;
-  gint64 t0;
-} RefClock;
-
-static guint64
-ref_clock_now (gpointer data)
-{
-  RefClock *c = data;
-  gint64 t = mono_ns () - c->t0;
-
-  return (guint64) (1000000000000ll + t + (gint64) ((gdouble) t * c->ppm *
-          1e-6));
-}
-
-typedef struct
-{
-  VmiTxEngine *e;
-  gsize size;
-  gint stop;
-  /* stream reference */
-  gboolean stream;
-  gdouble rate_hz, jitter_ns;
-  gint64 t0;
-} Feeder;
-
-static gpointer
-feed_frames (gpointer data)
-{
-  Feeder *fd = data;
-  guint32 rtp = 0;
-
-  while (!g_atomic_int_get (&fd->stop)) {
-    VmiTxBuffer *b = vmi_tx_engine_acquire (fd->e, NULL);
-    if (b == NULL)
-      break;
-    memset (b->raster, 0x80, 4096);
-    vmi_tx_engine_submit (fd->e, b, rtp, 0);
-    rtp += 540000;
-  }
-  return NULL;
-}
-
-/* the auxiliary stream: packet k arrives at t0 + k / rate + U(0, jitter),
- * pushed in arrival order as a receiving thread would */
-static gpointer
-feed_reference (gpointer data)
-{
-  Feeder *fd = data;
-  GRand *rand = g_rand_new_with_seed (42);
-  guint64 k = 0;
-  gdouble pending[64];
-  guint np = 0, i;
-
-  while (!g_atomic_int_get (&fd->stop)) {
-    gint64 now = mono_ns ();
-    struct timespec ts = { 0, 20000 };
-
-    /* arrivals of the packets sent up to now */
-    while (fd->t0 + (gdouble) k * 1e9 / fd->rate_hz <= now && np < 64) {
-      pending[np++] = fd->t0 + (gdouble) k * 1e9 / fd->rate_hz +
-          g_rand_double (rand) * fd->jitter_ns;
-      k++;
-    }
-    /* those that have arrived, in time order */
-    for (;;) {
-      guint best = np;
-      for (i = 0; i < np; i++)
-        if (pending[i] <= now && (best == np || pending[i] < pending[best]))
-          best = i;
-      if (best == np)
-        break;
-      vmi_tx_engine_push_reference (fd->e, (guint64) pending[best]);
-      pending[best] = pending[--np];
-    }
-    nanosleep (&ts, NULL);
-  }
-  g_rand_free (rand);
-  return NULL;
-}
-
-typedef struct
-{
-  gdouble span, rate_err_ppm, rate_hz;
-  guint64 idle_events, packets;
-} Figures;
-
-static void
-run_controlled (const gchar * name, VmiTxPacing pacing,
-    VmiTxReference reference, gdouble ppm, Figures * fig)
-{
-  const RefFormat *f = &ref_720p50;
-  const St2022PacketizerConfig pc = pkt_config ();
-  const gchar *figdir = g_getenv ("VMI_PA_FIGURES");
-  guint64 rate = G_GUINT64_CONSTANT (2500000000);
-  gdouble nominal = (gdouble) ref_datagrams (f) * f->fps_n / f->fps_d;
-  gdouble f_ref = nominal * (1 + ppm * 1e-6);
-  gdouble run_s = figdir ? 10 : 3.5, settle_s = figdir ? 3 : 1.5;
-  PaWire *w = pa_wire_new (rate, 4000000, 0);
-  VmiTxEngineConfig cfg;
-  VmiTxEngine *e;
-  RefClock clk = { ppm, mono_ns () };
-  Feeder fd = { 0 };
-  GThread *ft, *rt = NULL;
-  const PaRecord *rec;
-  guint n_rec, i, m = 0, first = G_MAXUINT;
-  gdouble *t, vmin = G_MAXDOUBLE, vmax = -G_MAXDOUBLE;
-  gsize nt = 0;
-  gint64 t_end;
-
-  vmi_tx_engine_config_init (&cfg);
-  cfg.pacing = pacing;
-  cfg.line_rate = rate;
-  cfg.reference = reference;
-  cfg.window_ns = figdir ? 1000000000 : 250000000;
-  cfg.n_windows = figdir ? 2 : 4;
-  cfg.ref_clock = ref_clock_now;
-  cfg.ref_clock_data = &clk;
-  e = vmi_tx_engine_new (pa_wire_transport (w), &cfg, NULL);
-  fail_unless (e != NULL);
-  fail_unless (vmi_tx_engine_configure (e, core_format (f), f->fps_n,
-          f->fps_d, &pc, NULL));
-  fd.e = e;
-  fd.rate_hz = f_ref;
-  fd.jitter_ns = 10000;
-  fd.t0 = mono_ns ();
-  if (reference == VMI_TX_REFERENCE_STREAM)
-    rt = g_thread_new ("ref", feed_reference, &fd);
-  ft = g_thread_new ("feed", feed_frames, &fd);
-  t_end = mono_ns () + (gint64) ((run_s + cfg.window_ns / 1e9 + 0.1) * 1e9);
-  while (mono_ns () < t_end)
-    g_usleep (50000);
-  g_atomic_int_set (&fd.stop, 1);
-  vmi_tx_engine_set_flushing (e, TRUE);
-  g_thread_join (ft);
-  if (rt)
-    g_thread_join (rt);
-  vmi_tx_engine_stop (e);
-  pa_wire_finish (w);
-  vmi_tx_engine_free (e);
-
-  /* media start times on the line-rate wire (idle time included), judged
-   * by a receiver consuming at the reference rate after settling */
-  rec = pa_wire_records (w, &n_rec);
-  t = g_new (gdouble, n_rec);
-  for (i = 0; i < n_rec; i++) {
-    gdouble ts = (gdouble) rec[i].start * 8e9 / rate;
-    if (rec[i].kind != PA_REC_MEDIA)
-      continue;
-    if (first == G_MAXUINT)
-      first = i;
-    if (ts - (gdouble) rec[first].start * 8e9 / rate >= settle_s * 1e9)
-      t[nt++] = ts;
-    m++;
-  }
-  fail_unless (nt > 100000, "only %u packets after settling", (guint) nt);
-  for (i = 0; i < nt; i++) {
-    gdouble v = i - f_ref * (t[i] - t[0]) / 1e9;
-    vmin = MIN (vmin, v);
-    vmax = MAX (vmax, v);
-  }
-  fig->span = vmax - vmin;
-  fig->rate_hz = vmi_timing_rate_ls (t, nt);
-  fig->rate_err_ppm = (fig->rate_hz / f_ref - 1) * 1e6;
-  fig->idle_events = pa_wire_idle_events (w);
-  fig->packets = m;
-  if (figdir) {
-    gchar *path = g_strdup_printf ("%s/%s.pcap", figdir, name);
-    fail_unless (pa_wire_write_pcap (w, path, first, 5004));
-    g_print ("| %s | %+.0f | %.3f | %+.3f | %" G_GUINT64_FORMAT " | %s |\n",
-        name, ppm, fig->span, fig->rate_err_ppm, fig->idle_events, path);
-    g_free (path);
-  }
-  g_free (t);
-  pa_wire_free (w);
-}
-
-static void
-check_controlled (const gchar * name, VmiTxReference reference, gdouble ppm)
-{
-  Figures fig;
-
-  run_controlled (name, VMI_TX_PACING_PA_CONTROLLED, reference, ppm, &fig);
-  GST_INFO ("%s: span %.3f packets, rate error %+.3f ppm, idle %"
-      G_GUINT64_FORMAT, name, fig.span, fig.rate_err_ppm, fig.idle_events);
-  fail_unless (fabs (fig.rate_err_ppm) <= 1.0, "%s: rate error %.3f ppm",
-      name, fig.rate_err_ppm);
-  fail_unless (fig.span <= 2.0, "%s: occupancy span %.3f packets", name,
-      fig.span);
-}
-
-GST_START_TEST (test_controlled_clock_plus100)
-{
-  check_controlled ("controlled-clock+100ppm", VMI_TX_REFERENCE_CLOCK, 100);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_controlled_clock_minus100)
-{
-  check_controlled ("controlled-clock-100ppm", VMI_TX_REFERENCE_CLOCK, -100);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_controlled_stream_plus100)
-{
-  check_controlled ("controlled-stream+100ppm", VMI_TX_REFERENCE_STREAM, 100);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_controlled_stream_minus100)
-{
-  check_controlled ("controlled-stream-100ppm", VMI_TX_REFERENCE_STREAM,
-      -100);
-}
-
-GST_END_TEST;
-
-/* free-running against a receiver 100 ppm fast: the wire keeps the
- * nominal rate, so the receiver drains 100 ppm faster than it fills (the
- * thesis' periodic failures) */
-GST_START_TEST (test_free_running_drifts)
-{
-  Figures fig;
-
-  run_controlled ("free-running+100ppm", VMI_TX_PACING_PA_FREE_RUNNING,
-      VMI_TX_REFERENCE_NONE, 100, &fig);
-  fail_unless (fabs (fig.rate_err_ppm - (1 / (1 + 100e-6) - 1) * 1e6) <= 1.0,
-      "rate error %.3f ppm", fig.rate_err_ppm);
-  /* 13.5 packets per second of drift */
-  fail_unless (fig.span >= 10, "span %.3f", fig.span);
-}
-
-GST_END_TEST;
-
 static Suite *
 pa_engine_suite (void)
 {
   Suite *s = suite_create ("pa-engine");
   TCase *tc = tcase_create ("wire");
-  TCase *ctl = tcase_create ("controlled");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_free_running_1080i5994_2g5);
@@ -686,12 +414,6 @@ pa_engine_suite (void)
   tcase_add_test (tc, test_underrun_gap);
   tcase_add_test (tc, test_flush_drops_queued);
   tcase_add_test (tc, test_preconditions);
-  suite_add_tcase (s, ctl);
-  tcase_add_test (ctl, test_controlled_clock_plus100);
-  tcase_add_test (ctl, test_controlled_clock_minus100);
-  tcase_add_test (ctl, test_controlled_stream_plus100);
-  tcase_add_test (ctl, test_controlled_stream_minus100);
-  tcase_add_test (ctl, test_free_running_drifts);
   return s;
 }
 
