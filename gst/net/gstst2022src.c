@@ -747,16 +747,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
 
   /* the strings stay valid: properties are MUTABLE_READY */
-  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg);
+  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
+      0, NULL);
   if (self->t == NULL)
     return FALSE;
-  if (cfg.buffer_size > 0 && self->t->klass->get_buffer_size
-      && self->t->klass->get_buffer_size (self->t) < cfg.buffer_size)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("receive buffer capped at %d bytes (asked %d): datagrams may be "
-            "lost while the pipeline is busy; raise net.core.rmem_max",
-            self->t->klass->get_buffer_size (self->t), cfg.buffer_size),
-        (NULL));
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
   self->fmt = NULL;
