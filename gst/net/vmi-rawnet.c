@@ -106,10 +106,11 @@ vmi_rawnet_multicast_mac (guint32 group_be, guint8 mac[6])
   mac[5] = g & 0xff;
 }
 
-guint16
-vmi_rawnet_checksum (const guint8 * data, gsize len)
+/* ones' complement sum of @len bytes added to @sum, folded to 16 bits,
+ * complemented: the checksum field value */
+static guint16
+checksum_from (guint64 sum, const guint8 * data, gsize len)
 {
-  guint64 sum = 0;
   gsize i;
 
   for (i = 0; i + 1 < len; i += 2)
@@ -119,6 +120,12 @@ vmi_rawnet_checksum (const guint8 * data, gsize len)
   while (sum >> 16)
     sum = (sum & 0xffff) + (sum >> 16);
   return (guint16) ~sum;
+}
+
+guint16
+vmi_rawnet_checksum (const guint8 * data, gsize len)
+{
+  return checksum_from (0, data, len);
 }
 
 static void
@@ -176,18 +183,10 @@ vmi_rawnet_build_udp_header (guint8 hdr[VMI_RAWNET_UDP_HDR_LEN],
 static guint16
 udp_checksum_residue (const guint8 * ip, const guint8 * udp, guint udp_len)
 {
-  guint64 sum = 0;
-  guint i;
+  guint64 pseudo = (guint64) rd16 (ip + 12) + rd16 (ip + 14) + rd16 (ip + 16)
+      + rd16 (ip + 18) + IP_PROTO_UDP + udp_len;
 
-  sum += rd16 (ip + 12) + rd16 (ip + 14) + rd16 (ip + 16) + rd16 (ip + 18);
-  sum += IP_PROTO_UDP + udp_len;
-  for (i = 0; i + 1 < udp_len; i += 2)
-    sum += rd16 (udp + i);
-  if (udp_len & 1)
-    sum += (guint) udp[udp_len - 1] << 8;
-  while (sum >> 16)
-    sum = (sum & 0xffff) + (sum >> 16);
-  return (guint16) ~sum;
+  return checksum_from (pseudo, udp, udp_len);
 }
 
 static gboolean
