@@ -128,6 +128,12 @@ typedef struct
   /* Actual kernel buffer size granted (bytes), for the "capped" warning;
    * 0 when not applicable. */
   gint (*get_buffer_size) (VmiTransport * t);
+
+  /* RECEIVE: datagrams dropped before recv_burst() could hand them out
+   * since open() (socket: the kernel's full receive queue, SO_RXQ_OVFL;
+   * a NIC: its missed-packet count), as far as the transport knows; NULL
+   * when it cannot tell.  Same thread as recv_burst(). */
+  guint64 (*get_rx_dropped) (VmiTransport * t);
 } VmiTransportClass;
 
 /* Every instance starts with its class, so the helpers below dispatch. */
@@ -162,6 +168,12 @@ vmi_transport_recv_burst (VmiTransport * t, VmiRxSlot * s, guint n,
     gint64 timeout_us, GError ** error)
 {
   return t->klass->recv_burst (t, s, n, timeout_us, error);
+}
+
+static inline guint64
+vmi_transport_get_rx_dropped (VmiTransport * t)
+{
+  return t && t->klass->get_rx_dropped ? t->klass->get_rx_dropped (t) : 0;
 }
 
 static inline void
