@@ -14,48 +14,25 @@
 #include "gstst2022common.h"
 #include "st2022/st2022.h"
 
-GType
-gst_st2022_transport_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_ST2022_TRANSPORT_SOCKET, "Kernel UDP sockets", "socket"},
-    {GST_ST2022_TRANSPORT_PACKET, "AF_PACKET raw frames on 'iface'",
-        "packet"},
-    {GST_ST2022_TRANSPORT_DPDK, "DPDK kernel bypass", "dpdk"},
-    {0, NULL, NULL},
-  };
+G_DEFINE_ENUM_TYPE (GstSt2022Transport, gst_st2022_transport,
+    G_DEFINE_ENUM_VALUE (GST_ST2022_TRANSPORT_SOCKET, "socket"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_TRANSPORT_PACKET, "packet"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_TRANSPORT_DPDK, "dpdk"));
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSt2022Transport", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+G_DEFINE_ENUM_TYPE (GstSt2022Pacing, gst_st2022_pacing,
+    G_DEFINE_ENUM_VALUE (GST_ST2022_PACING_NONE, "none"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_PACING_SOFTWARE, "software"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_PACING_PA_FREE_RUNNING,
+        "pa-free-running"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_PACING_PA_CONTROLLED, "pa-controlled"));
 
-GType
-gst_st2022_pacing_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_ST2022_PACING_NONE, "Send each frame as fast as possible", "none"},
-    {GST_ST2022_PACING_SOFTWARE,
-        "Spread each frame evenly over its period (sleep + spin)", "software"},
-    {GST_ST2022_PACING_PA_FREE_RUNNING,
-        "Pacing-Assistant, free-running (packet/dpdk transports)",
-        "pa-free-running"},
-    {GST_ST2022_PACING_PA_CONTROLLED,
-        "Pacing-Assistant, frequency-controlled (packet/dpdk transports)",
-        "pa-controlled"},
-    {0, NULL, NULL},
-  };
+G_DEFINE_ENUM_TYPE (GstSt2022GapFrame, gst_st2022_gap_frame,
+    G_DEFINE_ENUM_VALUE (GST_ST2022_GAP_FRAME_MAC_CONTROL, "mac-control"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_GAP_FRAME_PAUSE, "pause"));
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstSt2022Pacing", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+G_DEFINE_ENUM_TYPE (GstSt2022Underrun, gst_st2022_underrun,
+    G_DEFINE_ENUM_VALUE (GST_ST2022_UNDERRUN_REPEAT, "repeat"),
+    G_DEFINE_ENUM_VALUE (GST_ST2022_UNDERRUN_GAP, "gap"));
 
 #define DEFAULT_PROP_TRANSPORT GST_ST2022_TRANSPORT_SOCKET
 #define DEFAULT_PROP_IFACE NULL
@@ -69,14 +46,18 @@ gst_st2022_common_install_properties (GObjectClass * klass, guint first_id)
   /**
    * GstSt2022Sink:transport:
    *
-   * How datagrams leave the host. Only `socket` is in this build; the
-   * others fail the state change with an error saying so.
+   * How datagrams leave the host: `socket` (kernel UDP, works everywhere),
+   * `packet` (AF_PACKET raw frames on `iface`, root or CAP_NET_RAW), `dpdk`
+   * (kernel bypass, when built with DPDK). A transport this build lacks
+   * fails the state change with an error saying what to use.
    */
   /**
    * GstSt2022Src:transport:
    *
-   * How datagrams reach the element. Only `socket` is in this build; the
-   * others fail the state change with an error saying so.
+   * How datagrams reach the element: `socket` (kernel UDP, works
+   * everywhere), `packet` (AF_PACKET on `iface`, root or CAP_NET_RAW),
+   * `dpdk` (kernel bypass, when built with DPDK). A transport this build
+   * lacks fails the state change with an error saying what to use.
    */
   g_object_class_install_property (klass,
       first_id + GST_ST2022_COMMON_PROP_TRANSPORT,
@@ -266,42 +247,83 @@ gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
       NULL);
 
   if (is_sink)
-    gst_structure_set (st, "frames-late", G_TYPE_UINT64, s->frames_late, NULL);
+    gst_structure_set (st, "frames-late", G_TYPE_UINT64, s->frames_late,
+        "underruns", G_TYPE_UINT64, s->underruns,
+        "frames-repeated", G_TYPE_UINT64, s->frames_repeated,
+        "gap-frames", G_TYPE_UINT64, s->gap_frames,
+        "gap-bytes", G_TYPE_UINT64, s->gap_bytes, NULL);
   return st;
 }
 
 VmiTransport *
 gst_st2022_transport_open (GstElement * element, GstSt2022Transport kind,
-    const VmiTransportConfig * config)
+    const VmiTransportConfig * config, guint required_caps,
+    const gchar * required_by)
 {
   const VmiTransportClass *klass;
-  const gchar *name;
+  const gchar *name, *warning;
   VmiTransport *t;
   GError *err = NULL;
 
+  name = gst_st2022_transport_nick (kind);
   klass = vmi_transport_lookup ((VmiTransportKind) kind);
   if (klass == NULL)
-    goto not_implemented;
+    goto not_built;
+  if (!vmi_transport_class_has_caps (klass, required_caps))
+    goto lacks_caps;
 
   t = klass->open (config, &err);
   if (t == NULL)
     goto open_failed;
+  warning = vmi_transport_get_warning (t);
+  if (warning)
+    GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS, ("%s", warning),
+        ("transport %s", klass->name));
   return t;
 
   /* ERRORS */
-not_implemented:
+not_built:
   {
-    name = kind == GST_ST2022_TRANSPORT_PACKET ? "packet" :
-        kind == GST_ST2022_TRANSPORT_DPDK ? "dpdk" : "?";
+    if (kind == GST_ST2022_TRANSPORT_DPDK)
+      GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+          ("transport=dpdk is not in this build: install libdpdk-dev and "
+              "rebuild with -Ddpdk=enabled, or use transport=packet "
+              "(AF_PACKET) or transport=socket"), (NULL));
+    else
+      GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+          ("transport=%s is not in this build; use transport=socket", name),
+          (NULL));
+    return NULL;
+  }
+lacks_caps:
+  {
+    GString *with = g_string_new (NULL);
+    guint i;
+
+    for (i = 0; i < 3; i++) {
+      const VmiTransportClass *c = vmi_transport_lookup (i);
+      if (vmi_transport_class_has_caps (c, required_caps))
+        g_string_append_printf (with, "%stransport=%s", with->len ? " or " :
+            "", c->name);
+    }
     GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
-        ("transport '%s' is not implemented yet in this build; use "
-            "transport=socket", name), (NULL));
+        ("%s needs a transport that sends raw Ethernet frames back to back "
+            "(gap frames); transport=%s cannot: use %s", required_by, name,
+            with->len ? with->str : "a build with the packet or dpdk "
+            "transport"), (NULL));
+    g_string_free (with, TRUE);
     return NULL;
   }
 open_failed:
   {
     if (err->code == VMI_TRANSPORT_ERROR_ADDRESS)
       GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+          ("%s", err->message), ("transport %s", klass->name));
+    else if (err->code == VMI_TRANSPORT_ERROR_BUSY)
+      GST_ELEMENT_ERROR (element, RESOURCE, BUSY,
+          ("%s", err->message), ("transport %s", klass->name));
+    else if (err->code == VMI_TRANSPORT_ERROR_PERMISSION)
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_AUTHORIZED,
           ("%s", err->message), ("transport %s", klass->name));
     else if (config->direction == VMI_TRANSPORT_DIR_SEND)
       GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
@@ -312,6 +334,17 @@ open_failed:
     g_clear_error (&err);
     return NULL;
   }
+}
+
+const gchar *
+gst_st2022_transport_nick (GstSt2022Transport kind)
+{
+  GEnumClass *k = g_type_class_ref (GST_TYPE_ST2022_TRANSPORT);
+  GEnumValue *v = g_enum_get_value (k, kind);
+  const gchar *nick = v ? v->value_nick : "?";
+
+  g_type_class_unref (k);
+  return nick;
 }
 
 GstStructure *

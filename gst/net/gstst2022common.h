@@ -53,10 +53,43 @@ typedef enum
   GST_ST2022_PACING_PA_CONTROLLED,
 } GstSt2022Pacing;
 
+/**
+ * GstSt2022GapFrame:
+ * @GST_ST2022_GAP_FRAME_MAC_CONTROL: 802.3 MAC-control frame, opcode 0
+ *   (no station acts on it)
+ * @GST_ST2022_GAP_FRAME_PAUSE: 802.3x PAUSE with quanta 0, for NICs or
+ *   switches that refuse unknown opcodes
+ *
+ * What the gap frames of Pacing-Assistant pacing are (both to
+ * 01:80:C2:00:00:01, which bridges never forward).
+ */
+typedef enum
+{
+  GST_ST2022_GAP_FRAME_MAC_CONTROL = VMI_TRANSPORT_GAP_MAC_CONTROL,
+  GST_ST2022_GAP_FRAME_PAUSE = VMI_TRANSPORT_GAP_PAUSE,
+} GstSt2022GapFrame;
+
+/**
+ * GstSt2022Underrun:
+ * @GST_ST2022_UNDERRUN_REPEAT: repeat the last frame
+ * @GST_ST2022_UNDERRUN_GAP: send gap frames for the missing frame's time
+ *
+ * What a Pacing-Assistant-paced wire carries when upstream is late.
+ */
+typedef enum
+{
+  GST_ST2022_UNDERRUN_REPEAT,
+  GST_ST2022_UNDERRUN_GAP,
+} GstSt2022Underrun;
+
 #define GST_TYPE_ST2022_TRANSPORT (gst_st2022_transport_get_type ())
 GType gst_st2022_transport_get_type (void);
 #define GST_TYPE_ST2022_PACING (gst_st2022_pacing_get_type ())
 GType gst_st2022_pacing_get_type (void);
+#define GST_TYPE_ST2022_GAP_FRAME (gst_st2022_gap_frame_get_type ())
+GType gst_st2022_gap_frame_get_type (void);
+#define GST_TYPE_ST2022_UNDERRUN (gst_st2022_underrun_get_type ())
+GType gst_st2022_underrun_get_type (void);
 
 /* The properties both elements have, with the same meaning: installed,
  * stored, set and read by the helpers below. */
@@ -114,6 +147,13 @@ typedef struct
   /* sink: frames whose launch time had passed by more than a frame period
    * (sent at once, pacing restarted) */
   guint64 frames_late;
+  /* sink, Pacing-Assistant: frame periods upstream missed, frames sent
+   * again in their place (underrun=repeat), gap frames and their wire
+   * bytes */
+  guint64 underruns;
+  guint64 frames_repeated;
+  guint64 gap_frames;
+  guint64 gap_bytes;
 } GstSt2022Stats;
 
 #define GST_ST2022_STATS_NAME "st2022-stats"
@@ -122,9 +162,16 @@ GstStructure *gst_st2022_stats_to_structure (const GstSt2022Stats * stats,
     gboolean is_sink);
 
 /* Opens @kind for @element, posting the GST_ELEMENT_ERROR users see when it
- * is not available or fails. */
+ * is not in this build, lacks @required_caps (VmiTransportCaps; @required_by
+ * names the setting that needs them, e.g. "pacing=pa-controlled") or fails
+ * to open, and the transport's warning (capped buffers, ...) if it has
+ * one. */
 VmiTransport *gst_st2022_transport_open (GstElement * element,
-    GstSt2022Transport kind, const VmiTransportConfig * config);
+    GstSt2022Transport kind, const VmiTransportConfig * config,
+    guint required_caps, const gchar * required_by);
+
+/* "socket", "packet", "dpdk" */
+const gchar *gst_st2022_transport_nick (GstSt2022Transport kind);
 
 /* "UYVP or v210 at 1920x1080 interlaced 30000/1001, ..." for errors. */
 gchar *gst_st2022_supported_formats_string (void);

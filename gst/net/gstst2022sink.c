@@ -64,6 +64,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
 #define DEFAULT_PROP_PACING GST_ST2022_PACING_SOFTWARE
 #define DEFAULT_PROP_LINE_RATE G_GUINT64_CONSTANT (10000000000)
 #define DEFAULT_PROP_BUFFER_SIZE (8 * 1024 * 1024)
+#define DEFAULT_PROP_BIND_ADDRESS NULL
+#define DEFAULT_PROP_DESTINATION_MAC NULL
+#define DEFAULT_PROP_GAP_FRAME GST_ST2022_GAP_FRAME_MAC_CONTROL
+#define DEFAULT_PROP_REFERENCE_ADDRESS NULL
+#define DEFAULT_PROP_REFERENCE_PORT 0
+#define DEFAULT_PROP_PACING_WINDOW GST_SECOND
+#define DEFAULT_PROP_PACING_WINDOWS 2
+#define DEFAULT_PROP_UNDERRUN GST_ST2022_UNDERRUN_REPEAT
+#define DEFAULT_PROP_TX_CPU -1
 /* GstBaseSink's processing-deadline, our default (see init) */
 #define DEFAULT_PROCESSING_DEADLINE (60 * GST_MSECOND)
 
@@ -86,6 +95,15 @@ enum
   PROP_PACING,
   PROP_LINE_RATE,
   PROP_BUFFER_SIZE,
+  PROP_BIND_ADDRESS,
+  PROP_DESTINATION_MAC,
+  PROP_GAP_FRAME,
+  PROP_REFERENCE_ADDRESS,
+  PROP_REFERENCE_PORT,
+  PROP_PACING_WINDOW,
+  PROP_PACING_WINDOWS,
+  PROP_UNDERRUN,
+  PROP_TX_CPU,
   PROP_STATS,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
@@ -118,6 +136,15 @@ struct _GstSt2022Sink
   guint64 line_rate;
   GstSt2022CommonSettings common;
   gint buffer_size;
+  gchar *bind_address;
+  gchar *destination_mac;
+  GstSt2022GapFrame gap_frame;
+  gchar *reference_address;
+  gint reference_port;
+  guint64 pacing_window;
+  guint pacing_windows;
+  GstSt2022Underrun underrun;
+  gint tx_cpu;
 
   /* streaming state */
   VmiTransport *t;
@@ -296,6 +323,109 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           DEFAULT_PROP_BUFFER_SIZE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**
+   * GstSt2022Sink:bind-address:
+   *
+   * Source IPv4 address of the frames on raw transports (NULL: the
+   * interface's own); on sockets the local address to bind, as udpsink's.
+   */
+  g_object_class_install_property (gobject_class, PROP_BIND_ADDRESS,
+      g_param_spec_string ("bind-address", "Bind address",
+          "Source address of the datagrams (NULL = the interface's)",
+          DEFAULT_PROP_BIND_ADDRESS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:destination-mac:
+   *
+   * Raw transports, unicast: the next hop's MAC ("aa:bb:cc:dd:ee:ff");
+   * empty resolves it by ARP on the port. Multicast always derives
+   * 01:00:5e:... from the group.
+   */
+  g_object_class_install_property (gobject_class, PROP_DESTINATION_MAC,
+      g_param_spec_string ("destination-mac", "Destination MAC",
+          "Destination MAC of unicast raw frames (empty = ARP)",
+          DEFAULT_PROP_DESTINATION_MAC, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:gap-frame:
+   *
+   * What fills the wire between media packets under Pacing-Assistant
+   * pacing: 802.3 MAC-control frames with opcode 0 (default) or PAUSE
+   * frames with quanta 0, both to 01:80:C2:00:00:01.
+   */
+  g_object_class_install_property (gobject_class, PROP_GAP_FRAME,
+      g_param_spec_enum ("gap-frame", "Gap frame",
+          "Gap frames of Pacing-Assistant pacing", GST_TYPE_ST2022_GAP_FRAME,
+          DEFAULT_PROP_GAP_FRAME, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+          | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:reference-address:
+   *
+   * pacing=pa-controlled: address (group) of an auxiliary copy of the
+   * source stream whose arrivals are the frequency controller's reference.
+   * NULL: the reference is the pipeline clock (sync=true).
+   */
+  g_object_class_install_property (gobject_class, PROP_REFERENCE_ADDRESS,
+      g_param_spec_string ("reference-address", "Reference address",
+          "Auxiliary reference stream of pa-controlled pacing (NULL = the "
+          "pipeline clock)", DEFAULT_PROP_REFERENCE_ADDRESS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:reference-port:
+   *
+   * UDP port of the reference stream (pa-controlled).
+   */
+  g_object_class_install_property (gobject_class, PROP_REFERENCE_PORT,
+      g_param_spec_int ("reference-port", "Reference port",
+          "UDP port of the reference stream (pa-controlled)", 0, 65535,
+          DEFAULT_PROP_REFERENCE_PORT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:pacing-window:
+   *
+   * pa-controlled: W, the wire time between two estimates of the packet
+   * period, in ns of wire time.
+   */
+  g_object_class_install_property (gobject_class, PROP_PACING_WINDOW,
+      g_param_spec_uint64 ("pacing-window", "Pacing window",
+          "Controller window W in ns of wire time (pa-controlled)",
+          GST_MSECOND, 60 * GST_SECOND, DEFAULT_PROP_PACING_WINDOW,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:pacing-windows:
+   *
+   * pa-controlled: N_W, how many windows the regularised controller
+   * averages.
+   */
+  g_object_class_install_property (gobject_class, PROP_PACING_WINDOWS,
+      g_param_spec_uint ("pacing-windows", "Pacing windows",
+          "Windows averaged by the controller (pa-controlled)", 1, 64,
+          DEFAULT_PROP_PACING_WINDOWS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:underrun:
+   *
+   * What a Pacing-Assistant-paced wire carries when upstream is late:
+   * the last frame again (default), or gap frames.
+   */
+  g_object_class_install_property (gobject_class, PROP_UNDERRUN,
+      g_param_spec_enum ("underrun", "Underrun",
+          "What the paced wire carries when upstream is late",
+          GST_TYPE_ST2022_UNDERRUN, DEFAULT_PROP_UNDERRUN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:tx-cpu:
+   *
+   * CPU core the transmit thread is pinned to (-1: not pinned).
+   */
+  g_object_class_install_property (gobject_class, PROP_TX_CPU,
+      g_param_spec_int ("tx-cpu", "Transmit CPU",
+          "Core to pin the transmit thread to (-1 = none)", -1, 4095,
+          DEFAULT_PROP_TX_CPU, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
    * GstSt2022Sink:stats:
    *
    * Counters (`st2022-stats` structure): packets, bytes, frames, and
@@ -328,6 +458,8 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_ST2022_TRANSPORT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_ST2022_PACING, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_ST2022_GAP_FRAME, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_ST2022_UNDERRUN, 0);
 }
 
 static void
@@ -343,6 +475,15 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->line_rate = DEFAULT_PROP_LINE_RATE;
   gst_st2022_common_settings_init (&self->common);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
+  self->bind_address = g_strdup (DEFAULT_PROP_BIND_ADDRESS);
+  self->destination_mac = g_strdup (DEFAULT_PROP_DESTINATION_MAC);
+  self->gap_frame = DEFAULT_PROP_GAP_FRAME;
+  self->reference_address = g_strdup (DEFAULT_PROP_REFERENCE_ADDRESS);
+  self->reference_port = DEFAULT_PROP_REFERENCE_PORT;
+  self->pacing_window = DEFAULT_PROP_PACING_WINDOW;
+  self->pacing_windows = DEFAULT_PROP_PACING_WINDOWS;
+  self->underrun = DEFAULT_PROP_UNDERRUN;
+  self->tx_cpu = DEFAULT_PROP_TX_CPU;
   g_mutex_init (&self->tx_lock);
   g_cond_init (&self->tx_cond);
   g_queue_init (&self->tx_queue);
@@ -364,6 +505,9 @@ gst_st2022_sink_finalize (GObject * object)
 
   g_free (self->host);
   g_free (self->multicast_iface);
+  g_free (self->bind_address);
+  g_free (self->destination_mac);
+  g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
   g_mutex_clear (&self->tx_lock);
   g_cond_clear (&self->tx_cond);
@@ -408,6 +552,36 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_int (value);
       break;
+    case PROP_BIND_ADDRESS:
+      g_free (self->bind_address);
+      self->bind_address = g_value_dup_string (value);
+      break;
+    case PROP_DESTINATION_MAC:
+      g_free (self->destination_mac);
+      self->destination_mac = g_value_dup_string (value);
+      break;
+    case PROP_GAP_FRAME:
+      self->gap_frame = g_value_get_enum (value);
+      break;
+    case PROP_REFERENCE_ADDRESS:
+      g_free (self->reference_address);
+      self->reference_address = g_value_dup_string (value);
+      break;
+    case PROP_REFERENCE_PORT:
+      self->reference_port = g_value_get_int (value);
+      break;
+    case PROP_PACING_WINDOW:
+      self->pacing_window = g_value_get_uint64 (value);
+      break;
+    case PROP_PACING_WINDOWS:
+      self->pacing_windows = g_value_get_uint (value);
+      break;
+    case PROP_UNDERRUN:
+      self->underrun = g_value_get_enum (value);
+      break;
+    case PROP_TX_CPU:
+      self->tx_cpu = g_value_get_int (value);
+      break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value))
@@ -451,6 +625,33 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BUFFER_SIZE:
       g_value_set_int (value, self->buffer_size);
+      break;
+    case PROP_BIND_ADDRESS:
+      g_value_set_string (value, self->bind_address);
+      break;
+    case PROP_DESTINATION_MAC:
+      g_value_set_string (value, self->destination_mac);
+      break;
+    case PROP_GAP_FRAME:
+      g_value_set_enum (value, self->gap_frame);
+      break;
+    case PROP_REFERENCE_ADDRESS:
+      g_value_set_string (value, self->reference_address);
+      break;
+    case PROP_REFERENCE_PORT:
+      g_value_set_int (value, self->reference_port);
+      break;
+    case PROP_PACING_WINDOW:
+      g_value_set_uint64 (value, self->pacing_window);
+      break;
+    case PROP_PACING_WINDOWS:
+      g_value_set_uint (value, self->pacing_windows);
+      break;
+    case PROP_UNDERRUN:
+      g_value_set_enum (value, self->underrun);
+      break;
+    case PROP_TX_CPU:
+      g_value_set_int (value, self->tx_cpu);
       break;
     case PROP_STATS:
       g_value_take_boxed (value,
@@ -526,6 +727,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   VmiTransportConfig cfg = { 0 };
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
+  gboolean pa;
 
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
@@ -539,26 +741,23 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   cfg.iface = self->common.iface;
   cfg.dpdk_eal_args = self->common.dpdk_eal_args;
   cfg.dpdk_port = self->common.dpdk_port;
+  cfg.bind_address = self->bind_address;
+  cfg.destination_mac = self->destination_mac;
+  cfg.gap_kind = (VmiTransportGapKind) self->gap_frame;
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
   GST_OBJECT_UNLOCK (self);
-
-  if (transport == GST_ST2022_TRANSPORT_SOCKET
-      && (pacing == GST_ST2022_PACING_PA_FREE_RUNNING
-          || pacing == GST_ST2022_PACING_PA_CONTROLLED))
-    goto pa_on_socket;
+  pa = pacing == GST_ST2022_PACING_PA_FREE_RUNNING
+      || pacing == GST_ST2022_PACING_PA_CONTROLLED;
 
   /* the strings stay valid: properties are MUTABLE_READY */
-  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg);
+  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
+      pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0, pa ? (pacing ==
+          GST_ST2022_PACING_PA_FREE_RUNNING ? "pacing=pa-free-running" :
+          "pacing=pa-controlled") : NULL);
   if (self->t == NULL)
     return FALSE;
-  if (cfg.buffer_size > 0 && self->t->klass->get_buffer_size
-      && self->t->klass->get_buffer_size (self->t) < cfg.buffer_size)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("send buffer capped at %d bytes (asked %d); raise "
-            "net.core.wmem_max", self->t->klass->get_buffer_size (self->t),
-            cfg.buffer_size), (NULL));
 
   self->rtp_offset = g_random_int ();
   self->have_last_rtp = FALSE;
@@ -570,17 +769,6 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->tx_thread = g_thread_new ("st2022sink-tx", gst_st2022_sink_tx_thread,
       self);
   return TRUE;
-
-  /* ERRORS */
-pa_on_socket:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("pa-* pacing needs transport=packet or dpdk"),
-        ("pacing=%s with transport=socket",
-            pacing == GST_ST2022_PACING_PA_FREE_RUNNING ? "pa-free-running" :
-            "pa-controlled"));
-    return FALSE;
-  }
 }
 
 static gboolean

@@ -572,13 +572,15 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
 {
   St2022DepacketizerStats d;
   St2022LockStats l;
+  VmiTransportStats ts;
   guint64 overflow;
 
   if (self->depay == NULL)
     return;
   st2022_depacketizer_get_stats (self->depay, &d);
   st2022_stream_lock_get_stats (self->lock_gate, &l);
-  overflow = vmi_transport_get_rx_dropped (self->t);
+  vmi_transport_get_stats (self->t, &ts);
+  overflow = ts.rx_dropped;
   GST_OBJECT_LOCK (self);
   self->stats.packets = d.packets;
   self->stats.packets_lost = d.packets_lost;
@@ -1155,17 +1157,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
 
   /* the strings stay valid: properties are MUTABLE_READY */
-  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg);
+  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
+      0, NULL);
   if (self->t == NULL)
     return FALSE;
-  if (cfg.buffer_size > 0 && self->t->klass->get_buffer_size
-      && self->t->klass->get_buffer_size (self->t) < cfg.buffer_size)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("receive buffer capped at %d bytes (asked %d): datagrams may be "
-            "lost while the pipeline is busy; raise net.core.rmem_max "
-            "(sysctl -w net.core.rmem_max=%d)",
-            self->t->klass->get_buffer_size (self->t), cfg.buffer_size,
-            cfg.buffer_size), (NULL));
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
   st2022_depacketizer_set_payload_type (self->depay, pt ? (gint) pt : -1);

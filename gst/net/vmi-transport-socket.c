@@ -15,6 +15,7 @@
 #endif
 
 #include "vmi-transport.h"
+#include "vmi-transport-private.h"
 
 #include <errno.h>
 #include <string.h>
@@ -61,6 +62,7 @@ typedef struct
   struct group_source_req join;  /* group_req is a prefix of it */
   gboolean join_ssm;
   gint buffer_size;
+  gchar *warning;               /* advice for the user, or NULL */
   gboolean gso;                 /* UDP_SEGMENT accepted so far */
 
   struct mmsghdr msgs[VMI_SOCKET_MAX_BURST];
@@ -90,8 +92,6 @@ typedef struct
   guint rx_count, rx_msg;       /* messages received, next one to hand out */
   gsize rx_off;                 /* offset of the next datagram in rx_msg */
 } VmiTransportSocket;
-
-G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
 
 static gboolean
 resolve (const gchar * host, guint16 port, gboolean passive,
@@ -151,6 +151,22 @@ set_buffer (int fd, gboolean rx, gint size)
   return got / 2;
 }
 
+/* What to tell the user when the kernel granted less than asked (only
+ * unprivileged users see it: see set_buffer). */
+static gchar *
+buffer_advice (gboolean rx, gint asked, gint granted)
+{
+  const gchar *knob = rx ? "net.core.rmem_max" : "net.core.wmem_max";
+
+  if (asked <= 0 || granted >= asked)
+    return NULL;
+  return g_strdup_printf ("%s buffer capped at %d bytes (asked %d): %s; "
+      "raise the limit with 'sysctl -w %s=%d' (as root)",
+      rx ? "receive" : "send", granted, asked, rx ?
+      "bursts larger than that are dropped by the kernel" :
+      "sends block sooner and pacing gets burstier", knob, asked);
+}
+
 static void vmi_transport_socket_close (VmiTransport * t);
 
 static VmiTransport *
@@ -192,6 +208,17 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     memcpy (&s->peer, &addr, addr_len);
     s->peer_len = addr_len;
     s->buffer_size = set_buffer (s->fd, FALSE, cfg->buffer_size);
+    s->warning = buffer_advice (FALSE, cfg->buffer_size, s->buffer_size);
+    if (cfg->bind_address && *cfg->bind_address) {
+      struct sockaddr_storage local;
+      socklen_t local_len;
+
+      if (!resolve (cfg->bind_address, cfg->source_port, TRUE, &local,
+              &local_len, error))
+        goto error;
+      if (bind (s->fd, (struct sockaddr *) &local, local_len) < 0)
+        goto bind_local_failed;
+    }
     if (is_multicast (&addr)) {
       int ttl = cfg->ttl_mc, loop = 1;
       if (family == AF_INET) {
@@ -222,6 +249,7 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     if (is_multicast (&addr))
       setsockopt (s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
     s->buffer_size = set_buffer (s->fd, TRUE, cfg->buffer_size);
+    s->warning = buffer_advice (TRUE, cfg->buffer_size, s->buffer_size);
     /* each message then says how many datagrams the full queue cost */
     setsockopt (s->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
     /* Bound to the group address, the socket sees only that group even when
@@ -290,6 +318,13 @@ bind_failed:
         g_strerror (errno));
     goto error;
   }
+bind_local_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+        "cannot send from bind-address %s: %s (it must be an address of "
+        "this host)", cfg->bind_address, g_strerror (errno));
+    goto error;
+  }
 join_failed:
   {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
@@ -327,6 +362,7 @@ vmi_transport_socket_close (VmiTransport * t)
   if (s->wake_fd >= 0)
     close (s->wake_fd);
   g_free (s->rx_mem);
+  g_free (s->warning);
   g_free (s);
 }
 
@@ -590,39 +626,27 @@ vmi_transport_socket_wakeup (VmiTransport * t)
   }
 }
 
-static gint
-vmi_transport_socket_get_buffer_size (VmiTransport * t)
+static const gchar *
+vmi_transport_socket_get_warning (VmiTransport * t)
 {
-  return ((VmiTransportSocket *) t)->buffer_size;
+  return ((VmiTransportSocket *) t)->warning;
 }
 
-static guint64
-vmi_transport_socket_get_rx_dropped (VmiTransport * t)
+static void
+vmi_transport_socket_get_stats (VmiTransport * t, VmiTransportStats * stats)
 {
-  return ((VmiTransportSocket *) t)->rx_dropped;
+  stats->rx_dropped = ((VmiTransportSocket *) t)->rx_dropped;
 }
 
 const VmiTransportClass vmi_transport_socket_class = {
   .name = "socket",
   .kind = VMI_TRANSPORT_KIND_SOCKET,
+  .caps = 0,
   .open = vmi_transport_socket_open,
   .close = vmi_transport_socket_close,
   .send_burst = vmi_transport_socket_send_burst,
   .recv_burst = vmi_transport_socket_recv_burst,
-  .send_gap = NULL,
   .wakeup = vmi_transport_socket_wakeup,
-  .get_buffer_size = vmi_transport_socket_get_buffer_size,
-  .get_rx_dropped = vmi_transport_socket_get_rx_dropped,
+  .get_warning = vmi_transport_socket_get_warning,
+  .get_stats = vmi_transport_socket_get_stats,
 };
-
-const VmiTransportClass *
-vmi_transport_lookup (VmiTransportKind kind)
-{
-  switch (kind) {
-    case VMI_TRANSPORT_KIND_SOCKET:
-      return &vmi_transport_socket_class;
-    default:
-      /* packet and dpdk register here when they are built */
-      return NULL;
-  }
-}

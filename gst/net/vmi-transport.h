@@ -23,6 +23,7 @@
 #define __VMI_TRANSPORT_H__
 
 #include <glib.h>
+#include <string.h>
 #include <sys/uio.h>
 
 G_BEGIN_DECLS
@@ -40,15 +41,44 @@ typedef enum
   VMI_TRANSPORT_DIR_RECEIVE = 1,
 } VmiTransportDirection;
 
+/* What a transport can do; the elements ask for a capability, never for a
+ * transport kind (a new transport touches neither the elements nor the
+ * other transports). */
+typedef enum
+{
+  /* builds Ethernet/IPv4/UDP itself: `bind-address`, `destination-mac`
+   * and `iface` apply; it sees every frame on the wire (ARP, IGMP, ...) */
+  VMI_TRANSPORT_CAP_RAW_ETHERNET = 1 << 0,
+  /* burst entries may be gap frames (VmiTxDatagram.gap_wire_bytes): the
+   * NIC's queue is the burst's queue, so a Pacing-Assistant can drive it */
+  VMI_TRANSPORT_CAP_GAP_FRAMES = 1 << 1,
+  /* the NIC may still read payload memory after send_burst() returns: the
+   * transport holds VmiTxFrame references until it is done (see below) */
+  VMI_TRANSPORT_CAP_ZEROCOPY_TX = 1 << 2,
+  /* recv_burst() busy-polls (kernel bypass): call it from a thread of its
+   * own, never from a streaming thread that also does other work */
+  VMI_TRANSPORT_CAP_BUSY_POLL = 1 << 3,
+} VmiTransportCaps;
+
 #define VMI_TRANSPORT_ERROR (vmi_transport_error_quark ())
 
 typedef enum
 {
-  VMI_TRANSPORT_ERROR_ADDRESS,      /* bad host/address/interface name */
-  VMI_TRANSPORT_ERROR_OPEN,         /* socket()/bind()/join failed */
+  VMI_TRANSPORT_ERROR_ADDRESS,      /* bad host/address/interface/MAC */
+  VMI_TRANSPORT_ERROR_OPEN,         /* socket()/bind()/join/port start failed */
   VMI_TRANSPORT_ERROR_IO,           /* send/receive failed hard */
   VMI_TRANSPORT_ERROR_UNSUPPORTED,  /* transport/feature not in this build */
+  VMI_TRANSPORT_ERROR_BUSY,         /* port/interface already used by another element */
+  VMI_TRANSPORT_ERROR_PERMISSION,   /* needs root / CAP_NET_RAW / hugepages */
 } VmiTransportErrorCode;
+
+/* Gap-frame kind of raw transports (DESIGN.md §2 `gap-frame`), the
+ * 802.3 MAC-control opcode written (gst/pacing/vmigapframe.h). */
+typedef enum
+{
+  VMI_TRANSPORT_GAP_MAC_CONTROL = 0,    /* opcode 0x0000, default */
+  VMI_TRANSPORT_GAP_PAUSE = 1,          /* PAUSE, quanta 0 */
+} VmiTransportGapKind;
 
 /* Everything a transport needs to open. Strings are borrowed for the
  * duration of open() only. */
@@ -72,14 +102,88 @@ typedef struct
   const gchar *iface;
   const gchar *dpdk_eal_args;
   gint dpdk_port;
+  /* SEND: source IPv4 of raw frames / local bind address on sockets;
+   * NULL = the interface's own */
+  const gchar *bind_address;
+  /* SEND, raw, unicast: "aa:bb:cc:dd:ee:ff"; NULL or "" = resolve by ARP
+   * (multicast always derives 01:00:5e:...) */
+  const gchar *destination_mac;
+  /* SEND, raw: what gap entries are made of */
+  VmiTransportGapKind gap_kind;
+  /* SEND: source UDP port; 0 = the transport picks (sockets: ephemeral,
+   * raw: the destination port) */
+  guint16 source_port;
 } VmiTransportConfig;
 
-/* One datagram to send: a gather list of UDP payload pieces (RTP+HBRMT
- * header bytes, a pointer into the frame's raster, padding). */
+/* TX ownership contract (zero-copy TX).
+ *
+ * A frame's datagrams point into memory owned by the element (the SDI
+ * raster). Every burst entry names its VmiTxFrame. A transport that lets
+ * the NIC read payload memory after send_burst() has returned
+ * (VMI_TRANSPORT_CAP_ZEROCOPY_TX) takes one reference per datagram it
+ * keeps with vmi_tx_frame_ref() and drops it when the NIC is done; any
+ * iovec not wholly inside [mem, mem + size) it must copy before returning
+ * (headers, the zero-padded tail). The element holds one reference of its
+ * own while it submits the frame and drops it after the last burst;
+ * @release runs (on whichever thread drops the last reference) when
+ * nothing reads the memory any more, and only then may it be rewritten.
+ * Copying transports never take a reference, so for them @release runs
+ * when the element drops its own. */
+typedef struct _VmiTxFrame VmiTxFrame;
+struct _VmiTxFrame
+{
+  gint refs;                    /* atomic */
+  const guint8 *mem;            /* memory that stays valid until @release */
+  gsize size;
+  void (*release) (VmiTxFrame * frame, gpointer user_data);
+  gpointer user_data;
+};
+
+static inline void
+vmi_tx_frame_init (VmiTxFrame * f, const guint8 * mem, gsize size,
+    void (*release) (VmiTxFrame *, gpointer), gpointer user_data)
+{
+  f->mem = mem;
+  f->size = size;
+  f->release = release;
+  f->user_data = user_data;
+  g_atomic_int_set (&f->refs, 1);
+}
+
+static inline void
+vmi_tx_frame_ref (VmiTxFrame * f)
+{
+  g_atomic_int_inc (&f->refs);
+}
+
+static inline void
+vmi_tx_frame_unref (VmiTxFrame * f)
+{
+  if (g_atomic_int_dec_and_test (&f->refs) && f->release)
+    f->release (f, f->user_data);
+}
+
+/* TRUE when [p, p + len) lies in the frame's stable memory. */
+static inline gboolean
+vmi_tx_frame_contains (const VmiTxFrame * f, const void *p, gsize len)
+{
+  const guint8 *b = (const guint8 *) p;
+  return f != NULL && b >= f->mem && len <= f->size
+      && (gsize) (b - f->mem) <= f->size - len;
+}
+
+/* One burst entry: a datagram (a gather list of UDP payload pieces:
+ * RTP+HBRMT header bytes, a pointer into the frame's raster, padding), or,
+ * when @gap_wire_bytes is not 0, a gap frame occupying that many bytes of
+ * wire time (preamble, SFD, FCS and IFG included; 84...1538; only on
+ * transports with VMI_TRANSPORT_CAP_GAP_FRAMES) so one burst carries a
+ * Pacing-Assistant's SEND/WAIT stream in order. */
 typedef struct
 {
   struct iovec *iov;
   guint n_iov;
+  guint gap_wire_bytes;
+  VmiTxFrame *frame;            /* NULL: the memory is valid during the call only */
 } VmiTxDatagram;
 
 /* One received datagram, in the transport's memory (a socket buffer, a
@@ -93,20 +197,37 @@ typedef struct
   guint32 src_ipv4;             /* network byte order, 0 when not IPv4 */
 } VmiRxSlot;
 
+/* Counters a transport keeps below the elements (all cumulative). */
+typedef struct
+{
+  /* datagrams the kernel or NIC dropped before we saw them
+   * (SO_RXQ_OVFL, imissed, rx_nombuf, ring overruns) */
+  guint64 rx_dropped;
+  /* raw transports: frames received that were not our stream (other
+   * ports, groups, ARP/IGMP handled, non-IPv4) */
+  guint64 rx_filtered;
+  /* TX: gap frames and their wire bytes; times the TX queue ran empty
+   * while a burst was pending (a Pacing-Assistant's underrun) */
+  guint64 tx_gap_frames;
+  guint64 tx_gap_bytes;
+} VmiTransportStats;
+
 typedef struct _VmiTransport VmiTransport;
 
 typedef struct
 {
   const gchar *name;
   VmiTransportKind kind;
+  guint caps;                   /* VmiTransportCaps */
 
   /* Allocates the instance and opens it. Returns NULL and sets @error on
-   * failure. */
+   * failure; the error message says what to do. */
   VmiTransport *(*open) (const VmiTransportConfig * config, GError ** error);
   void (*close) (VmiTransport * t);
 
-  /* Sends @n datagrams as one burst. Returns the number sent (a short count
-   * means the queue is full; retry the rest), or -1 with @error set. */
+  /* Sends @n entries (datagrams or gaps) as one burst, in order. Returns
+   * the number queued (a short count means the queue is full; retry the
+   * rest), or -1 with @error set. */
   gint (*send_burst) (VmiTransport * t, const VmiTxDatagram * dgrams, guint n,
       GError ** error);
 
@@ -116,24 +237,18 @@ typedef struct
   gint (*recv_burst) (VmiTransport * t, VmiRxSlot * slots, guint n,
       gint64 timeout_us, GError ** error);
 
-  /* Raw transports only (NULL otherwise): queue a gap frame that occupies
-   * @wire_bytes of wire time (preamble, FCS and IFG included) and is dropped
-   * by the next hop (DESIGN.md §4). */
-  gint (*send_gap) (VmiTransport * t, guint wire_bytes, GError ** error);
-
   /* Interrupts a blocking recv_burst() (any thread). Each call makes at
    * most one pending or future recv_burst() return 0. */
   void (*wakeup) (VmiTransport * t);
 
-  /* Actual kernel buffer size granted (bytes), for the "capped" warning;
-   * 0 when not applicable. */
-  gint (*get_buffer_size) (VmiTransport * t);
+  /* Optional: something the user should fix, found at open (e.g. "receive
+   * buffer capped at 212992 bytes (asked 67108864): raise net.core.rmem_max
+   * with sysctl -w net.core.rmem_max=67108864"); owned by the transport,
+   * NULL when all is well. The elements post it as a warning. */
+  const gchar *(*get_warning) (VmiTransport * t);
 
-  /* RECEIVE: datagrams dropped before recv_burst() could hand them out
-   * since open() (socket: the kernel's full receive queue, SO_RXQ_OVFL;
-   * a NIC: its missed-packet count), as far as the transport knows; NULL
-   * when it cannot tell.  Same thread as recv_burst(). */
-  guint64 (*get_rx_dropped) (VmiTransport * t);
+  /* Optional: cumulative counters; NULL = all zero. Any thread. */
+  void (*get_stats) (VmiTransport * t, VmiTransportStats * stats);
 } VmiTransportClass;
 
 /* Every instance starts with its class, so the helpers below dispatch. */
@@ -144,16 +259,30 @@ struct _VmiTransport
 
 GQuark vmi_transport_error_quark (void);
 
-/* The class for @kind, or NULL when this build lacks it. */
+/* The class for @kind, or NULL when this build lacks it (vmi-transport.c
+ * holds the one table of transports). */
 const VmiTransportClass *vmi_transport_lookup (VmiTransportKind kind);
 
-extern const VmiTransportClass vmi_transport_socket_class;
+/* The class named @name ("socket", "packet", "dpdk"), or NULL. */
+const VmiTransportClass *vmi_transport_lookup_by_name (const gchar * name);
+
+static inline gboolean
+vmi_transport_class_has_caps (const VmiTransportClass * klass, guint caps)
+{
+  return klass != NULL && (klass->caps & caps) == caps;
+}
 
 static inline void
 vmi_transport_close (VmiTransport * t)
 {
   if (t)
     t->klass->close (t);
+}
+
+static inline gboolean
+vmi_transport_has_caps (const VmiTransport * t, guint caps)
+{
+  return vmi_transport_class_has_caps (t->klass, caps);
 }
 
 static inline gint
@@ -170,17 +299,25 @@ vmi_transport_recv_burst (VmiTransport * t, VmiRxSlot * s, guint n,
   return t->klass->recv_burst (t, s, n, timeout_us, error);
 }
 
-static inline guint64
-vmi_transport_get_rx_dropped (VmiTransport * t)
-{
-  return t && t->klass->get_rx_dropped ? t->klass->get_rx_dropped (t) : 0;
-}
-
 static inline void
 vmi_transport_wakeup (VmiTransport * t)
 {
   if (t && t->klass->wakeup)
     t->klass->wakeup (t);
+}
+
+static inline const gchar *
+vmi_transport_get_warning (VmiTransport * t)
+{
+  return t->klass->get_warning ? t->klass->get_warning (t) : NULL;
+}
+
+static inline void
+vmi_transport_get_stats (VmiTransport * t, VmiTransportStats * stats)
+{
+  memset (stats, 0, sizeof (*stats));
+  if (t && t->klass->get_stats)
+    t->klass->get_stats (t, stats);
 }
 
 G_END_DECLS

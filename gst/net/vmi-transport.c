@@ -1,0 +1,46 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The one table of transports this build has. A transport adds its class
+ * here (behind its build condition) and nowhere else. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "vmi-transport.h"
+#include "vmi-transport-private.h"
+
+G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
+
+static const VmiTransportClass *const transports[] = {
+  &vmi_transport_socket_class,
+};
+
+const VmiTransportClass *
+vmi_transport_lookup (VmiTransportKind kind)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (transports); i++)
+    if (transports[i]->kind == kind)
+      return transports[i];
+  return NULL;
+}
+
+const VmiTransportClass *
+vmi_transport_lookup_by_name (const gchar * name)
+{
+  guint i;
+
+  for (i = 0; name && i < G_N_ELEMENTS (transports); i++)
+    if (g_strcmp0 (transports[i]->name, name) == 0)
+      return transports[i];
+  return NULL;
+}
