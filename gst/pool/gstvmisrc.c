@@ -348,8 +348,15 @@ vmi_src_check_video (GstVmiSrc * self, const VmiFrameInfo * f, gsize total,
   const GstVideoInfo *info = &self->info;
   guint i;
 
-  if (!self->have_info)
+  if (!self->have_info) {
+    /* a video meta needs a format and a size: without raw video caps there
+     * is nothing to check it against (and nothing to build it from) */
+    if (f->n_planes > 0) {
+      *why = "video meta on caps that are not raw video";
+      return FALSE;
+    }
     return TRUE;
+  }
   if (f->n_planes == 0) {
     if (total < info->size) {
       *why = "frame smaller than its caps";

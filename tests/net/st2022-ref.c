@@ -25,6 +25,10 @@ const RefFormat ref_1080p25 = { "1080p25", 1920, 1080, FALSE, 25, 1,
   1125, 2640, 42, 1121, 0, 0, 0, 0x21, 0x18, 2
 };
 
+const RefFormat ref_720p50 = { "720p50", 1280, 720, FALSE, 50, 1,
+  750, 1980, 26, 745, 0, 0, 0, 0x30, 0x12, 2
+};
+
 gsize
 ref_line_bytes (const RefFormat * f)
 {

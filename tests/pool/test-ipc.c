@@ -575,6 +575,7 @@ typedef enum
   HOSTILE_FORGET_UNKNOWN,
   HOSTILE_STRIDE_TOO_SMALL,
   HOSTILE_PLANE_COUNT,
+  HOSTILE_META_NOT_VIDEO,       /* video meta on caps that are not raw video */
   HOSTILE_LAST
 } Hostility;
 
@@ -610,7 +611,9 @@ run_hostile_producer (Hostility h)
   VmiMsg m;
   GstMessage *msg;
   gint n_buffers = 0;
-  const gsize msize = 2 * 1024 * 1024;
+  /* HOSTILE_META_NOT_VIDEO is the exact sequence that once crashed vmisrc:
+   * a 4 KiB memory and a one-plane meta over all of it */
+  const gsize msize = h == HOSTILE_META_NOT_VIDEO ? 4096 : 2 * 1024 * 1024;
 
   fail_unless (l >= 0);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &n_buffers,
@@ -636,6 +639,8 @@ run_hostile_producer (Hostility h)
     m.u.caps.str = h == HOSTILE_BAD_VIDEO_CAPS ?
         "video/x-raw,format=UYVY,width=2000000000,height=2000000000,"
         "framerate=(fraction)30/1" : CAPS_SMALL ",framerate=(fraction)30/1";
+    if (h == HOSTILE_META_NOT_VIDEO)
+      m.u.caps.str = "application/x-foo";
     m.u.caps.len = strlen (m.u.caps.str);
     if (h == HOSTILE_FD_ON_CAPS) {
       send_msg (c, &m, memfd);
@@ -701,6 +706,13 @@ run_hostile_producer (Hostility h)
   if (h == HOSTILE_PLANE_COUNT) {
     m.u.frame.n_planes = 2;             /* UYVY has one plane */
     m.u.frame.plane_stride[0] = m.u.frame.plane_stride[1] = 640;
+  }
+  if (h == HOSTILE_META_NOT_VIDEO) {
+    m.u.frame.mems[0].offset = 0;
+    m.u.frame.mems[0].size = 4096;
+    m.u.frame.n_planes = 1;
+    m.u.frame.plane_offset[0] = 0;
+    m.u.frame.plane_stride[0] = 64;
   }
   send_msg (c, &m, -1);
 
