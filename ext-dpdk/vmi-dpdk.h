@@ -59,6 +59,7 @@ typedef struct
   /* TX queue 0 when control frames share it (n_txq == 1) */
   rte_spinlock_t txq0_lock;
   gint shared;                  /* atomic: a sender and a receiver use it */
+  gint tx_attached;             /* atomic: TX mbufs pointing into frames */
 } VmiDpdkPort;
 
 /* Private area of every ext_pool mbuf: the shared info DPDK keeps for an
@@ -67,6 +68,7 @@ typedef struct
 {
   struct rte_mbuf_ext_shared_info shinfo;
   VmiTxFrame *frame;
+  VmiDpdkPort *port;            /* ports live as long as the process */
 } VmiDpdkExtPriv;
 
 /* Starts the EAL from @eal_args on first use (a shell-quoted string, as on

@@ -56,6 +56,9 @@
 /* empty polls before a busy-polling receiver yields its core once: costs
  * nothing on an isolated core, and lets a shared one run the others */
 #define IDLE_POLLS_PER_YIELD 256
+/* how long close() waits for the NIC (or a net_ring peer) to give back
+ * mbufs that point into frames */
+#define CLOSE_DRAIN_MS 2000
 /* ARP resolution of a unicast destination at open */
 #define ARP_TRIES 10
 #define ARP_INTERVAL_MS 300
@@ -358,10 +361,35 @@ error:
   return NULL;
 }
 
+/* The frames' owner frees them once the transport is closed: first get
+ * back every mbuf still pointing into one (sent ones a NIC has not freed
+ * yet, or that sit in a net_ring peer's queue). */
+static void
+drain_attached (VmiTransportDpdk * d)
+{
+  gint64 end = g_get_monotonic_time () + CLOSE_DRAIN_MS * 1000;
+
+  while (g_atomic_int_get (&d->port->tx_attached) > 0) {
+    if (g_get_monotonic_time () > end) {
+      /* the frames stay referenced: their owner must not free them */
+      g_warning ("dpdk transport: %d mbufs of port %u still point into "
+          "frames after %d ms (a peer that stopped reading?)",
+          g_atomic_int_get (&d->port->tx_attached), d->port->id,
+          CLOSE_DRAIN_MS);
+      return;
+    }
+    rte_eth_tx_done_cleanup (d->port->id, 0, 0);
+    g_usleep (1000);
+  }
+}
+
 static void
 vmi_transport_dpdk_close (VmiTransport * t)
 {
   VmiTransportDpdk *d = (VmiTransportDpdk *) t;
+
+  if (d->port && d->dir == VMI_TRANSPORT_DIR_SEND)
+    drain_attached (d);
 
   if (d->n_held)
     rte_pktmbuf_free_bulk (d->held, d->n_held);
@@ -383,7 +411,11 @@ vmi_transport_dpdk_close (VmiTransport * t)
 static void
 ext_free (void *addr, void *opaque)
 {
-  vmi_tx_frame_unref ((VmiTxFrame *) opaque);
+  VmiDpdkExtPriv *priv = opaque;
+  VmiDpdkPort *port = priv->port;
+
+  vmi_tx_frame_unref (priv->frame);
+  g_atomic_int_add (&port->tx_attached, -1);
 }
 
 static inline const guint8 *
@@ -451,8 +483,9 @@ build_datagram (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint len)
         goto no_mbuf;
       priv = vmi_dpdk_ext_priv (e);
       priv->frame = dg->frame;
+      priv->port = d->port;
       priv->shinfo.free_cb = ext_free;
-      priv->shinfo.fcb_opaque = dg->frame;
+      priv->shinfo.fcb_opaque = priv;
       rte_mbuf_ext_refcnt_set (&priv->shinfo, 1);
       rte_pktmbuf_attach_extbuf (e, (void *) base, d->iova_va ?
           (rte_iova_t) (uintptr_t) base : rte_mem_virt2iova (base), l,
@@ -460,6 +493,7 @@ build_datagram (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint len)
       e->data_len = l;
       e->pkt_len = l;
       vmi_tx_frame_ref (dg->frame);
+      g_atomic_int_inc (&d->port->tx_attached);
       last->next = e;
       h->nb_segs++;
       h->pkt_len += l;
