@@ -579,6 +579,124 @@ GST_START_TEST (test_raster_read)
 
 GST_END_TEST;
 
+
+/* ---- depacketizer side buffer -------------------------------------- */
+
+typedef struct
+{
+  const St2022Format *fmt;
+  guint8 *pic, *blank;
+  gsize stride;
+  guint ended;
+} DepayCtx;
+
+static gboolean
+depay_begin (gpointer user, const St2022Format * fmt,
+    const St2022Header * hdr, St2022Target * t)
+{
+  DepayCtx *c = user;
+
+  t->type = ST2022_TARGET_UYVP;
+  t->data = c->pic;
+  t->stride = c->stride;
+  t->size = c->stride * fmt->height;
+  t->blank = c->blank;
+  t->blank_size = fmt->frame_bytes;
+  return TRUE;
+}
+
+static void
+depay_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
+{
+  DepayCtx *c = user;
+
+  fail_unless (info->complete);
+  c->ended++;
+}
+
+GST_START_TEST (test_depacketizer_blank)
+{
+  const St2022Format *fmt = st2022_format_from_name ("1080i50");
+  St2022RasterWriter *rw;
+  guint8 *raster = blank_raster (fmt, &rw);
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  St2022PacketizerConfig cfg;
+  St2022Packetizer *pk;
+  St2022DepacketizerCallbacks cb = { depay_begin, depay_end, NULL };
+  St2022Depacketizer *dp;
+  St2022Datagram dg[64];
+  DepayCtx c = { 0 };
+  VmiAncPacket p;
+  VmiAncReadStats st = { 0 };
+  Found *f = g_new0 (Found, 1);
+  guint8 *pic_ref;
+  guint8 buf[ST2022_DATAGRAM_SIZE];
+  gsize off;
+  guint line, frame;
+  int n, i;
+
+  c.fmt = fmt;
+  c.stride = fmt->active_bytes;
+  c.pic = g_malloc0 (c.stride * fmt->height);
+  c.blank = g_malloc0 (fmt->frame_bytes);
+  pic_ref = g_malloc (c.stride * fmt->height);
+  vmi_anc_st352_build (fmt, &p);
+  vmi_anc_writer_begin (w, raster, fmt->frame_bytes);
+  vmi_anc_writer_add (w, 10, VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p);
+  vmi_anc_writer_add (w, 572, VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p);
+  vmi_anc_writer_add (w, 561, VMI_ANC_VANC, VMI_ANC_CHANNEL_C, &p);
+  vmi_anc_writer_end (w);
+  st2022_raster_read (fmt, raster, fmt->frame_bytes, ST2022_PIXEL_UYVP,
+      pic_ref, c.stride);
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.ssrc = 1;
+  pk = st2022_packetizer_new (fmt, &cfg);
+  dp = st2022_depacketizer_new (&cb, &c);
+  /* two frames: the first one's start is only guessed */
+  for (frame = 0; frame < 2; frame++) {
+    st2022_packetizer_begin_frame (pk, raster, fmt->frame_bytes, frame * 1000);
+    while ((n = st2022_packetizer_next (pk, dg, 64)) > 0) {
+      for (i = 0; i < n; i++) {
+        memcpy (buf, dg[i].header, dg[i].header_len);
+        memcpy (buf + dg[i].header_len, dg[i].payload, dg[i].payload_len);
+        st2022_depacketizer_push (dp, buf, dg[i].header_len +
+            dg[i].payload_len, 0);
+      }
+    }
+  }
+  st2022_depacketizer_flush (dp);
+  fail_unless_equals_int (c.ended, 2);
+  fail_unless (memcmp (c.pic, pic_ref, c.stride * fmt->height) == 0);
+  /* every non-picture byte is in the side buffer */
+  for (line = 1; line <= fmt->total_lines; line++) {
+    off = (gsize) (line - 1) * fmt->line_bytes;
+    if (st2022_format_line_to_row (fmt, line) >= 0)
+      fail_unless (memcmp (c.blank + off, raster + off, fmt->active_offset)
+          == 0, "line %u", line);
+    else
+      fail_unless (memcmp (c.blank + off, raster + off, fmt->line_bytes)
+          == 0, "line %u", line);
+  }
+  vmi_anc_read_frame (fmt, c.blank, fmt->frame_bytes, NULL, &st, collect, f);
+  fail_unless_equals_int (st.packets, 3);
+  fail_unless_equals_int (f->p[0].line, 10);
+  fail_unless_equals_int (f->p[1].line, 561);
+  fail_unless_equals_int (f->p[2].line, 572);
+
+  st2022_depacketizer_free (dp);
+  st2022_packetizer_free (pk);
+  st2022_raster_writer_free (rw);
+  vmi_anc_writer_free (w);
+  g_free (raster);
+  g_free (c.pic);
+  g_free (c.blank);
+  g_free (pic_ref);
+  g_free (f);
+}
+
+GST_END_TEST;
+
 /* ---- audio through the raster -------------------------------------- */
 
 typedef struct
@@ -752,6 +870,7 @@ anc_suite (void)
   tcase_add_test (tc, test_audio_packet);
   tcase_add_test (tc, test_raster_place_and_crc);
   tcase_add_test (tc, test_raster_read);
+  tcase_add_test (tc, test_depacketizer_blank);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);
   tcase_add_test (tc, test_audio_raster_all_formats);
