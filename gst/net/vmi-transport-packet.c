@@ -711,18 +711,19 @@ vmi_transport_packet_send_burst (VmiTransport * t, const VmiTxDatagram * d,
     guint8 *data = (guint8 *) h + p->tx_data_off;
     guint len;
 
-    if (tx_slot_busy (p, p->tx_head)) {
-      /* ring full: send what we queued, then wait (briefly) only when we
-       * queued nothing yet, so the caller gets a short count either way */
+    if (G_UNLIKELY (tx_slot_busy (p, p->tx_head))) {
+      /* ring full: hand what is queued to the driver; when that frees no
+       * slot, return a short count, waiting (briefly) only when nothing
+       * of this burst was queued yet */
       if (!tx_kick (p, error))
         return -1;
-      if (i > 0)
-        break;
-      rc = tx_wait_slot (p, p->tx_head, error);
-      if (rc < 0)
-        return -1;
-      if (rc == 0)
-        return 0;
+      if (tx_slot_busy (p, p->tx_head)) {
+        if (i > 0)
+          return i;
+        rc = tx_wait_slot (p, p->tx_head, error);
+        if (rc <= 0)
+          return rc;
+      }
     }
 
     if (d[i].gap_wire_bytes) {
