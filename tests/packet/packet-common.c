@@ -152,6 +152,19 @@ pkt_env_teardown (void)
 }
 
 int
+pkt_test_main (int argc, char **argv, Suite * (*make) (void),
+    const gchar * name, const gchar * file)
+{
+  int rc;
+
+  pkt_env_setup ();
+  gst_check_init (&argc, &argv);
+  rc = gst_check_run_suite (make (), name, file);
+  pkt_env_teardown ();
+  return rc;
+}
+
+int
 pkt_peer_socket (int domain, int type, int protocol)
 {
   int fd;

@@ -5,7 +5,7 @@
 #ifndef __PACKET_COMMON_H__
 #define __PACKET_COMMON_H__
 
-#include <glib.h>
+#include <gst/check/gstcheck.h>
 
 G_BEGIN_DECLS
 
@@ -22,6 +22,10 @@ extern guint8 pkt_mac_a[6], pkt_mac_b[6];
  * both up, IPv4 addressed, IPv6 off (so nothing but the test talks). */
 void pkt_env_setup (void);
 void pkt_env_teardown (void);
+
+/* main() of a test binary: the namespaces around the check suite */
+int pkt_test_main (int argc, char **argv, Suite * (*make) (void),
+    const gchar * name, const gchar * file);
 
 /* Runs a shell command (printf format); fails the test when it fails.
  * "@PEER@" in the command is replaced by the peer namespace's name. */

@@ -393,11 +393,5 @@ packet_wire_suite (void)
 int
 main (int argc, char **argv)
 {
-  int rc;
-
-  pkt_env_setup ();
-  gst_check_init (&argc, &argv);
-  rc = gst_check_run_suite (packet_wire_suite (), "packet-wire", __FILE__);
-  pkt_env_teardown ();
-  return rc;
+  return pkt_test_main (argc, argv, packet_wire_suite, "packet-wire", __FILE__);
 }
