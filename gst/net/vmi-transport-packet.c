@@ -70,12 +70,17 @@
 #define TX_FULL_WAIT_NS 1000000
 #define TX_FULL_SLICE_NS 50000
 
-/* RX ring: 1 MiB blocks, 32 MiB by default; a block is handed to us when
- * full or after RX_BLOCK_TOV_MS, which bounds the added latency */
-#define RX_BLOCK_SIZE (1 << 20)
-#define RX_DEFAULT_BYTES (32 << 20)
+/* RX ring: a block is handed to us when full or after RX_BLOCK_TOV_MS
+ * (which bounds the added latency), so a slow stream fills each block only
+ * partly and the ring holds n_blocks x RX_BLOCK_TOV_MS of it: small blocks,
+ * many of them (64 MiB = 512 blocks: 1 s of a slow stream; at 3 Gbit/s a
+ * block fills in 0.35 ms and the ring holds 170 ms, whatever the block
+ * size), so a receive thread that a loaded machine starves for a while
+ * loses nothing */
+#define RX_BLOCK_SIZE (128 << 10)
+#define RX_DEFAULT_BYTES (64 << 20)
 #define RX_FRAME_SIZE 2048
-#define RX_BLOCK_TOV_MS 1
+#define RX_BLOCK_TOV_MS 2
 
 typedef struct
 {
