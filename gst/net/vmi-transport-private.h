@@ -18,6 +18,7 @@
 G_BEGIN_DECLS
 
 extern const VmiTransportClass vmi_transport_socket_class;
+extern const VmiTransportClass vmi_transport_packet_class;
 /* ext-dpdk/vmi-transport-dpdk.c, when HAVE_DPDK */
 extern const VmiTransportClass vmi_transport_dpdk_class;
 
