@@ -38,6 +38,7 @@
 #define POOL_CACHE 256
 #define HDR_ROOM 128            /* 42 B net + 24 B RTP/HBRMT, and more */
 #define COPY_ROOM 2048          /* a whole 1514-byte frame */
+#define LINK_WAIT_MS 3000
 
 static GMutex ctx_lock;
 static guint ctx_refs;          /* transports open */
@@ -270,7 +271,7 @@ port_configure (VmiDpdkPort * p, GError ** error)
   struct rte_eth_conf conf;
   struct rte_eth_dev_info info;
   gint rc;
-  guint16 q, nrx = RX_DESC, ntx = TX_DESC;
+  guint16 nrx = RX_DESC, ntx = TX_DESC;
 
   if ((rc = rte_eth_dev_info_get (p->id, &info)) != 0)
     goto failed;
@@ -285,8 +286,11 @@ port_configure (VmiDpdkPort * p, GError ** error)
   /* our TX mbufs come from pools no other thread frees into */
   if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
     conf.txmode.offloads &= ~RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-  p->n_txq = info.max_tx_queues >= 2 ? 2 : 1;
-  if ((rc = rte_eth_dev_configure (p->id, 1, p->n_txq, &conf)) != 0)
+  /* one TX queue: a peer such as net_memif must see as many queues as it
+   * has (a second queue for ARP/IGMP answers would break that); the
+   * receiver's answers share it under a lock only while a sender uses the
+   * port too */
+  if ((rc = rte_eth_dev_configure (p->id, 1, 1, &conf)) != 0)
     goto failed;
   if ((rc = rte_eth_dev_adjust_nb_rx_tx_desc (p->id, &nrx, &ntx)) != 0)
     goto failed;
@@ -310,10 +314,9 @@ port_configure (VmiDpdkPort * p, GError ** error)
   if ((rc = rte_eth_rx_queue_setup (p->id, 0, nrx,
               rte_eth_dev_socket_id (p->id), NULL, p->rx_pool)) != 0)
     goto failed;
-  for (q = 0; q < p->n_txq; q++)
-    if ((rc = rte_eth_tx_queue_setup (p->id, q, ntx,
-                rte_eth_dev_socket_id (p->id), NULL)) != 0)
-      goto failed;
+  if ((rc = rte_eth_tx_queue_setup (p->id, 0, ntx,
+              rte_eth_dev_socket_id (p->id), NULL)) != 0)
+    goto failed;
   rte_eth_macaddr_get (p->id, &p->mac);
   rte_spinlock_init (&p->txq0_lock);
   p->configured = TRUE;
@@ -333,6 +336,7 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
   VmiDpdkPort *p;
   guint16 id;
   gint rc;
+  guint i;
   gboolean first;
   struct rte_eth_link link;
 
@@ -366,19 +370,21 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
     p->tx_used = TRUE;
   else
     p->rx_used = TRUE;
-  g_atomic_int_set (&p->shared, p->tx_used && p->rx_used);
 
-  memset (&link, 0, sizeof (link));
-  if (rte_eth_link_get_nowait (id, &link) == 0
-      && link.link_status == RTE_ETH_LINK_DOWN) {
-    /* a NIC takes a moment after start; ask again, waiting this time */
-    rte_eth_link_get (id, &link);
-    if (link.link_status == RTE_ETH_LINK_DOWN)
-      *warning = g_strdup_printf ("the link of DPDK port %u (%s) is down: "
-          "check the cable and the peer; the element runs and %s as soon "
-          "as the link comes up", id, p->name,
-          dir == VMI_TRANSPORT_DIR_SEND ? "sends" : "receives");
+  /* a NIC negotiates for a moment after start, a net_memif client
+   * connects: wait for the link a little before saying it is down */
+  for (i = 0; i < LINK_WAIT_MS / 10; i++) {
+    memset (&link, 0, sizeof (link));
+    if (rte_eth_link_get_nowait (id, &link) != 0
+        || link.link_status == RTE_ETH_LINK_UP)
+      break;
+    g_usleep (10000);
   }
+  if (link.link_status == RTE_ETH_LINK_DOWN)
+    *warning = g_strdup_printf ("the link of DPDK port %u (%s) is down "
+        "after %u ms: check the cable and the peer; the element runs and "
+        "%s as soon as the link comes up", id, p->name, LINK_WAIT_MS,
+        dir == VMI_TRANSPORT_DIR_SEND ? "sends" : "receives");
   g_mutex_unlock (&ctx_lock);
   return p;
 
@@ -433,7 +439,6 @@ vmi_dpdk_port_release (VmiDpdkPort * p, VmiTransportDirection dir)
     p->tx_used = FALSE;
   else
     p->rx_used = FALSE;
-  g_atomic_int_set (&p->shared, 0);
   /* stopped, not closed: the next user starts it again with the same
    * queues and pools (the pools cannot go while a queue may hold mbufs) */
   if (!p->tx_used && !p->rx_used)
@@ -456,13 +461,9 @@ vmi_dpdk_port_send_ctrl (VmiDpdkPort * p, const guint8 * frame, gsize len)
     return FALSE;
   }
   memcpy (d, frame, len);
-  if (p->n_txq == 2) {
-    sent = rte_eth_tx_burst (p->id, 1, &m, 1);
-  } else {
-    rte_spinlock_lock (&p->txq0_lock);
-    sent = rte_eth_tx_burst (p->id, 0, &m, 1);
-    rte_spinlock_unlock (&p->txq0_lock);
-  }
+  rte_spinlock_lock (&p->txq0_lock);
+  sent = rte_eth_tx_burst (p->id, 0, &m, 1);
+  rte_spinlock_unlock (&p->txq0_lock);
   if (sent == 0)
     rte_pktmbuf_free (m);
   return sent == 1;

@@ -46,7 +46,6 @@ typedef struct
   gboolean tx_used, rx_used;
 
   /* fixed once configured */
-  guint16 n_txq;                /* 2: queue 1 carries control frames */
   gboolean chains;              /* TX takes multi-segment mbufs */
   gboolean vdev;                /* a virtual device: the CPU reads TX mbufs,
                                  * so any virtual address will do */
@@ -56,9 +55,8 @@ typedef struct
   struct rte_mempool *ext_pool; /* TX: mbufs attached to frame memory */
   struct rte_mempool *copy_pool;        /* TX: copied datagrams, gap frames */
 
-  /* TX queue 0 when control frames share it (n_txq == 1) */
+  /* the TX queue: a sender's datagrams and a receiver's ARP/IGMP answers */
   rte_spinlock_t txq0_lock;
-  gint shared;                  /* atomic: a sender and a receiver use it */
   gint tx_attached;             /* atomic: TX mbufs pointing into frames */
 } VmiDpdkPort;
 

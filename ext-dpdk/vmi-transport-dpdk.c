@@ -144,15 +144,12 @@ tx_burst (VmiTransportDpdk * d, struct rte_mbuf **m, guint16 n)
   VmiDpdkPort *p = d->port;
   guint16 sent;
 
-  /* queue 0 is shared with the receiver's ARP/IGMP answers only on ports
-   * with a single TX queue */
-  if (p->n_txq == 1 && g_atomic_int_get (&p->shared)) {
-    rte_spinlock_lock (&p->txq0_lock);
-    sent = rte_eth_tx_burst (p->id, 0, m, n);
-    rte_spinlock_unlock (&p->txq0_lock);
-    return sent;
-  }
-  return rte_eth_tx_burst (p->id, 0, m, n);
+  /* a src on the same port sends its ARP/IGMP answers on this queue too:
+   * one uncontended lock per burst of up to TX_CHUNK datagrams */
+  rte_spinlock_lock (&p->txq0_lock);
+  sent = rte_eth_tx_burst (p->id, 0, m, n);
+  rte_spinlock_unlock (&p->txq0_lock);
+  return sent;
 }
 
 /* Unicast destination without destination-mac: ARP on the port. */
@@ -523,6 +520,16 @@ build_gap (VmiTransportDpdk * d, guint wire_bytes)
   return m;
 }
 
+static gboolean
+link_down (VmiTransportDpdk * d)
+{
+  struct rte_eth_link link;
+
+  memset (&link, 0, sizeof (link));
+  return rte_eth_link_get_nowait (d->port->id, &link) == 0
+      && link.link_status == RTE_ETH_LINK_DOWN;
+}
+
 static gint
 vmi_transport_dpdk_send_burst (VmiTransport * t, const VmiTxDatagram * dg,
     guint n, GError ** error)
@@ -562,6 +569,13 @@ vmi_transport_dpdk_send_burst (VmiTransport * t, const VmiTxDatagram * dg,
     if (G_UNLIKELY (built == 0))
       return done;
     sent = tx_burst (d, m, built);
+    if (G_UNLIKELY (sent == 0) && link_down (d)) {
+      /* no carrier: dropped, as a NIC without one would, so that a
+       * sender never spins on a dead link (or a net_memif peer gone) */
+      rte_pktmbuf_free_bulk (m, built);
+      done += built;
+      continue;
+    }
     for (i = 0; i < sent; i++)
       if (gap[i]) {
         d->tx_gap_frames++;
