@@ -47,6 +47,7 @@
 
 #include "gstst2022sink.h"
 #include "gstst2022common.h"
+#include "gstst2022sdp.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
@@ -107,6 +108,8 @@ enum
   PROP_STATS,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
+  /* sdp, sdp-file */
+  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
 };
 
 /* two rasters: one being sent, one being built */
@@ -145,6 +148,7 @@ struct _GstSt2022Sink
   guint pacing_windows;
   GstSt2022Underrun underrun;
   gint tx_cpu;
+  GstSt2022SdpSettings sdp;
 
   /* streaming state */
   VmiTransport *t;
@@ -436,6 +440,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
+  gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
@@ -509,6 +514,7 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->destination_mac);
   g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
+  gst_st2022_sdp_settings_clear (&self->sdp);
   g_mutex_clear (&self->tx_lock);
   g_cond_clear (&self->tx_cond);
 
@@ -584,7 +590,8 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
       break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -659,7 +666,8 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       break;
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -728,9 +736,11 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
   gboolean pa;
+  guint payload_type;
 
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
+  payload_type = self->payload_type;
   pacing = self->pacing;
   cfg.direction = VMI_TRANSPORT_DIR_SEND;
   cfg.address = self->host;
@@ -758,6 +768,11 @@ gst_st2022_sink_start (GstBaseSink * bsink)
           "pacing=pa-controlled") : NULL);
   if (self->t == NULL)
     return FALSE;
+  if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
+          payload_type, pacing)) {
+    g_clear_pointer (&self->t, vmi_transport_close);
+    return FALSE;
+  }
 
   self->rtp_offset = g_random_int ();
   self->have_last_rtp = FALSE;

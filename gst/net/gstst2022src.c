@@ -46,6 +46,7 @@
 
 #include "gstst2022src.h"
 #include "gstst2022common.h"
+#include "gstst2022sdp.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
@@ -60,6 +61,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define DEFAULT_PROP_SOURCE_ADDRESS NULL
 #define DEFAULT_PROP_BUFFER_SIZE (64 * 1024 * 1024)
 #define DEFAULT_PROP_DROP_CORRUPTED FALSE
+#define DEFAULT_PROP_PAYLOAD_TYPE 0
 
 /* datagrams per recv_burst() */
 #define RX_BURST 64
@@ -80,8 +82,11 @@ enum
   PROP_BUFFER_SIZE,
   PROP_DROP_CORRUPTED,
   PROP_STATS,
+  PROP_PAYLOAD_TYPE,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
+  /* sdp, sdp-file */
+  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
 };
 
 typedef struct
@@ -109,7 +114,9 @@ struct _GstSt2022Src
   gchar *source_address;
   gint buffer_size;
   gboolean drop_corrupted;
+  guint payload_type;
   GstSt2022CommonSettings common;
+  GstSt2022SdpSettings sdp;
 
   /* streaming state */
   VmiTransport *t;
@@ -200,10 +207,12 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   /**
    * GstSt2022Src:port:
    *
-   * UDP port to receive on.
+   * UDP port to receive on; 0 binds an ephemeral port (socket transport)
+   * and sets this property to it at start (notify::port), as udpsrc does.
    */
   g_object_class_install_property (gobject_class, PROP_PORT,
-      g_param_spec_int ("port", "Port", "UDP port", 1, 65535,
+      g_param_spec_int ("port", "Port",
+          "UDP port (0 = an ephemeral port, read back after start)", 0, 65535,
           DEFAULT_PROP_PORT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -261,7 +270,19 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
       g_param_spec_boxed ("stats", "Statistics", "Receive statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstSt2022Src:payload-type:
+   *
+   * Only datagrams of this RTP payload type are received (0: any).
+   */
+  g_object_class_install_property (gobject_class, PROP_PAYLOAD_TYPE,
+      g_param_spec_uint ("payload-type", "Payload type",
+          "RTP payload type to receive (0 = any)", 0, 127,
+          DEFAULT_PROP_PAYLOAD_TYPE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
+  gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -297,6 +318,7 @@ gst_st2022_src_init (GstSt2022Src * self)
   self->source_address = g_strdup (DEFAULT_PROP_SOURCE_ADDRESS);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
   self->drop_corrupted = DEFAULT_PROP_DROP_CORRUPTED;
+  self->payload_type = DEFAULT_PROP_PAYLOAD_TYPE;
   gst_st2022_common_settings_init (&self->common);
   g_queue_init (&self->out);
 
@@ -318,6 +340,7 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->multicast_iface);
   g_free (self->source_address);
   gst_st2022_common_settings_clear (&self->common);
+  gst_st2022_sdp_settings_clear (&self->sdp);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -351,9 +374,13 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
     case PROP_DROP_CORRUPTED:
       self->drop_corrupted = g_value_get_boolean (value);
       break;
+    case PROP_PAYLOAD_TYPE:
+      self->payload_type = g_value_get_uint (value);
+      break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -403,9 +430,13 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
       g_value_take_boxed (value,
           gst_st2022_src_stats_structure_unlocked (self));
       break;
+    case PROP_PAYLOAD_TYPE:
+      g_value_set_uint (value, self->payload_type);
+      break;
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -722,15 +753,46 @@ static const St2022DepacketizerCallbacks depay_callbacks = {
 
 /* --- GstBaseSrc ---------------------------------------------------------- */
 
+/* port=0: the transport bound an ephemeral port; tell the application */
+static gboolean
+gst_st2022_src_report_port (GstSt2022Src * self)
+{
+  guint16 port = vmi_transport_get_local_port (self->t);
+
+  if (port == 0)
+    goto no_port;
+  GST_OBJECT_LOCK (self);
+  self->port = port;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "bound ephemeral port %u", port);
+  g_object_notify (G_OBJECT (self), "port");
+  return TRUE;
+
+  /* ERRORS */
+no_port:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("port=0 (an ephemeral port) needs transport=socket; set port to "
+            "the stream's UDP port"), (NULL));
+    g_clear_pointer (&self->t, vmi_transport_close);
+    return FALSE;
+  }
+}
+
 static gboolean
 gst_st2022_src_start (GstBaseSrc * bsrc)
 {
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   VmiTransportConfig cfg = { 0 };
   GstSt2022Transport transport;
+  guint payload_type;
+
+  if (!gst_st2022_sdp_src_configure (GST_ELEMENT (self), &self->sdp))
+    return FALSE;
 
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
+  payload_type = self->payload_type;
   cfg.direction = VMI_TRANSPORT_DIR_RECEIVE;
   cfg.address = self->address;
   cfg.port = self->port;
@@ -751,8 +813,12 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
       0, NULL);
   if (self->t == NULL)
     return FALSE;
+  if (cfg.port == 0 && !gst_st2022_src_report_port (self))
+    return FALSE;
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
+  if (payload_type != 0)
+    st2022_depacketizer_set_payload_type (self->depay, payload_type);
   self->fmt = NULL;
   self->stream_fmt = NULL;
   self->flow_error = GST_FLOW_OK;

@@ -619,6 +619,20 @@ vmi_transport_socket_get_warning (VmiTransport * t)
   return ((VmiTransportSocket *) t)->warning;
 }
 
+static guint16
+vmi_transport_socket_get_local_port (VmiTransport * t)
+{
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
+  struct sockaddr_storage local;
+  socklen_t len = sizeof (local);
+
+  if (getsockname (s->fd, (struct sockaddr *) &local, &len) < 0)
+    return 0;
+  return ntohs (local.ss_family == AF_INET6 ?
+      ((struct sockaddr_in6 *) &local)->sin6_port :
+      ((struct sockaddr_in *) &local)->sin_port);
+}
+
 const VmiTransportClass vmi_transport_socket_class = {
   .name = "socket",
   .kind = VMI_TRANSPORT_KIND_SOCKET,
@@ -629,4 +643,5 @@ const VmiTransportClass vmi_transport_socket_class = {
   .recv_burst = vmi_transport_socket_recv_burst,
   .wakeup = vmi_transport_socket_wakeup,
   .get_warning = vmi_transport_socket_get_warning,
+  .get_local_port = vmi_transport_socket_get_local_port,
 };
