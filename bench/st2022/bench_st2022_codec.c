@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "st2022.h"
+#include "st2022-crc.h"
 
 static guint64
 now_ns (void)
@@ -236,7 +237,7 @@ main (int argc, char **argv)
     double du = (double) median (t_du, reps) / N;
 
     printf ("st2022-codec: 1080i59.94, %u datagrams/frame, median of %u "
-        "runs\n", N, reps);
+        "runs, writer CRC: %s\n", N, reps, st2022_crc_impl_name ());
     printf ("  raster build (writer) UYVP    %8.3f ms/frame  (%.1f%% of a "
         "33.37 ms frame period)\n", median (t_wu, reps) / 1e6,
         median (t_wu, reps) / 1e6 / 33.3667 * 100);

@@ -28,6 +28,21 @@
  * the same test on 16-bit lanes after one SSSE3 shuffle.  Run over the
  * copied row before the CRC: reserved values are rare in real video, so
  * the writer clips (and recomputes the CRC of) only rows that have one.
+ *
+ * Vector CRC + check (st2022_crc_legal_packed()).  Where the CPU has
+ * AVX2 and VPCLMULQDQ (or at least SSE4.1 and PCLMULQDQ) both run in one
+ * pass with no dependency chain at all.  A 10-byte block is shuffled into
+ * eight 16-bit lanes, one word each, which give the check (running minimum
+ * and maximum) and, combined by one multiply-add and a shift, each
+ * channel's four words as one 40-bit chunk, word 0 in bits 0..9.  That is
+ * the chunk's 40 message bits in transmission order from bit 0, i.e. the
+ * chunk polynomial D_k in "reflected" form (bit i = coefficient of
+ * x^(39-i)) with no bit reversal.  The channel's CRC is
+ *   M(x)·x^18 mod G = sum over k of D_k · (x^(40(m-1-k)+18) mod G)  mod G,
+ * so each chunk is carry-less multiplied by its own 18-bit constant (a
+ * table indexed by the distance from the end of the run) and the 57-bit
+ * products are XORed: every block is independent.  One reduction per run,
+ * by the 10-bit tables, ends it.
  */
 
 #include <string.h>
@@ -36,7 +51,8 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define HAVE_SSSE3_PATH 1
-#include <tmmintrin.h>
+#define HAVE_CLMUL_PATH 1
+#include <immintrin.h>
 #endif
 
 #define BLOCK 10
@@ -45,6 +61,18 @@ static guint64 crc_tbl[BLOCK][256];
 
 static gboolean legal_scalar (const guint8 * p, gsize bytes);
 static gboolean (*legal_impl) (const guint8 * p, gsize bytes) = legal_scalar;
+static gboolean crc_legal_scalar (guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+static gboolean (*crc_legal_impl) (guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y) = crc_legal_scalar;
+static const char *crc_legal_name = "scalar";
+#ifdef HAVE_CLMUL_PATH
+static void clmul_init (void);
+static gboolean crc_legal_clmul128 (guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+static gboolean crc_legal_clmul256 (guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+#endif
 
 /* 5 bytes, big-endian number <-> little-endian (byte k at bits 8k..8k+7) */
 static inline guint64
@@ -217,6 +245,18 @@ st2022_crc_packed_init (void)
     if (__builtin_cpu_supports ("ssse3"))
       legal_impl = legal_ssse3;
 #endif
+#ifdef HAVE_CLMUL_PATH
+    clmul_init ();
+    if (__builtin_cpu_supports ("avx2") &&
+        __builtin_cpu_supports ("vpclmulqdq")) {
+      crc_legal_impl = crc_legal_clmul256;
+      crc_legal_name = "avx2+vpclmulqdq";
+    } else if (__builtin_cpu_supports ("sse4.1") &&
+        __builtin_cpu_supports ("pclmul")) {
+      crc_legal_impl = crc_legal_clmul128;
+      crc_legal_name = "sse4.1+pclmulqdq";
+    }
+#endif
     g_once_init_leave (&once, 1);
   }
 }
@@ -302,4 +342,287 @@ st2022_crc_packed2 (const guint8 * p0, const guint8 * p1, gsize bytes,
   }
   crc_finish (p0, bytes % BLOCK, s0, &crc[0], &crc[1]);
   crc_finish (p1, bytes % BLOCK, s1, &crc[2], &crc[3]);
+}
+
+/* ---- CRC and check in one pass ---- */
+
+static gboolean
+crc_legal_scalar (guint8 * dst, const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  if (dst) {
+    /* the check and CRC then read the copy, in cache */
+    memcpy (dst, p, bytes);
+    p = dst;
+  }
+  st2022_crc_packed (p, bytes, crc_c, crc_y);
+  return legal_scalar (p, bytes);
+}
+
+#ifdef HAVE_CLMUL_PATH
+/* runs of up to this many 10-byte blocks take the vector path: 2048
+ * pixels, more than any line of the format table */
+#define MAX_CHUNKS 512
+
+/* pair i = x^(40 (MAX_CHUNKS - 1 - i) + 18) mod G, reflected (bit b =
+ * coefficient of x^(17-b)), twice (one per channel): the constant of
+ * chunk k of an m-chunk run is pair MAX_CHUNKS - m + k */
+static guint64 clmul_k[MAX_CHUNKS][2] __attribute__ ((aligned (32)));
+
+static void
+clmul_init (void)
+{
+  guint32 k = 0x23000;          /* x^18 mod G = x^5 + x^4 + 1, reflected */
+  gint i;
+
+  for (i = MAX_CHUNKS - 1; i >= 0; i--) {
+    clmul_k[i][0] = clmul_k[i][1] = k;
+    /* times x^40: 40 zero bits through the register */
+    k = crc_serial_word (crc_serial_word (crc_serial_word (crc_serial_word
+                (k, 0), 0), 0), 0);
+  }
+}
+
+/* The 57-bit sum of products Q (bit n = coefficient of x^(56-n)) mod G,
+ * as a register: bits 0..38 hold Q's part above x^18, whose remainder is
+ * the CRC of those 39 bits as a message (a leading 0 bit makes 4 words);
+ * bits 39..56 are already below x^18. */
+static inline guint32
+clmul_reduce (guint64 q)
+{
+  guint64 v = q << 1;
+  guint32 crc = 0;
+
+  crc = ST2022_CRC_WORD (crc, v & 0x3ff);
+  crc = ST2022_CRC_WORD (crc, (v >> 10) & 0x3ff);
+  crc = ST2022_CRC_WORD (crc, (v >> 20) & 0x3ff);
+  crc = ST2022_CRC_WORD (crc, (v >> 30) & 0x3ff);
+  return crc ^ (guint32) ((q >> 39) & 0x3ffff);
+}
+
+/* one or two 10-byte blocks per 128-bit lane → per lane [C chunk, Y chunk]
+ * (40 bits each) in @chunks and the 8 words in @words */
+#define SHUF_BLOCK 1, 0, 3, 2, 6, 5, 8, 7, 2, 1, 4, 3, 7, 6, 9, 8
+#define MUL_BLOCK 1, 16, 1, 16, 4, 64, 4, 64
+#define MADD_BLOCK 1, 1024, 1, 1024, 1, 1024, 1, 1024
+
+__attribute__ ((target ("sse4.1,pclmul")))
+static inline __m128i
+block_128 (__m128i v, __m128i * words)
+{
+  const __m128i shuf = _mm_setr_epi8 (SHUF_BLOCK);
+  const __m128i mul = _mm_setr_epi16 (MUL_BLOCK);
+  const __m128i madd = _mm_setr_epi16 (MADD_BLOCK);
+  const __m128i lo = _mm_set1_epi64x (0xfffff);
+  const __m128i hi = _mm_set1_epi64x (G_GUINT64_CONSTANT (0xfffff00000));
+  /* each word to the top of its lane (dropping the previous word's bits),
+   * then down: a per-lane shift */
+  __m128i w = _mm_srli_epi16 (_mm_mullo_epi16 (_mm_shuffle_epi8 (v, shuf),
+          mul), 6);
+  __m128i d = _mm_madd_epi16 (w, madd);
+
+  *words = w;
+  return _mm_or_si128 (_mm_and_si128 (d, lo),
+      _mm_and_si128 (_mm_srli_epi64 (d, 12), hi));
+}
+
+/* the blocks from @p to @end (a multiple of 10 bytes), copied to @dst
+ * unless NULL, @k the constant of the first; loads and stores stay inside
+ * [p, end) and the same span of @dst */
+__attribute__ ((target ("sse4.1,pclmul")))
+static inline void
+blocks_128 (guint8 * dst, const guint8 * p, const guint8 * end,
+    const guint64 (*k)[2], __m128i * acc_c, __m128i * acc_y, __m128i * wmin,
+    __m128i * wmax)
+{
+  for (; p < end; p += BLOCK, k++) {
+    __m128i v, w, d, kk = _mm_load_si128 ((const __m128i *) k);
+
+    if (end - p >= 16) {
+      v = _mm_loadu_si128 ((const __m128i *) p);
+      if (dst)
+        _mm_storeu_si128 ((__m128i *) dst, v);
+    } else {
+      guint8 tmp[16] = { 0 };
+      memcpy (tmp, p, BLOCK);
+      v = _mm_loadu_si128 ((const __m128i *) tmp);
+      if (dst)
+        memcpy (dst, p, BLOCK);
+    }
+    if (dst)
+      dst += BLOCK;
+    d = block_128 (v, &w);
+    *wmin = _mm_min_epu16 (*wmin, w);
+    *wmax = _mm_max_epu16 (*wmax, w);
+    *acc_c = _mm_xor_si128 (*acc_c, _mm_clmulepi64_si128 (d, kk, 0x00));
+    *acc_y = _mm_xor_si128 (*acc_y, _mm_clmulepi64_si128 (d, kk, 0x11));
+  }
+}
+
+/* the scalar CRC and check (and copy) of a trailing 4-word group, the
+ * totals */
+__attribute__ ((target ("sse4.1,pclmul")))
+static inline gboolean
+crc_legal_finish (guint8 * dst, const guint8 * p, gsize rest, __m128i acc_c,
+    __m128i acc_y, __m128i wmin, __m128i wmax, guint32 * crc_c,
+    guint32 * crc_y)
+{
+  guint32 c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (acc_c));
+  guint32 y = clmul_reduce ((guint64) _mm_cvtsi128_si64 (acc_y));
+  guint lo = (guint) _mm_cvtsi128_si32 (_mm_minpos_epu16 (wmin)) & 0xffff;
+  guint hi = 0xffff - ((guint) _mm_cvtsi128_si32 (_mm_minpos_epu16
+          (_mm_xor_si128 (wmax, _mm_set1_epi32 (-1)))) & 0xffff);
+  gboolean ok = lo >= ST2022_SAMPLE_MIN && hi <= ST2022_SAMPLE_MAX;
+
+  if (rest >= 5) {
+    guint16 w[4];
+
+    if (dst)
+      memcpy (dst, p, 5);
+    st2022_unpack_words (p, w, 4);
+    c = ST2022_CRC_2WORDS (c, w[0], w[2]);
+    y = ST2022_CRC_2WORDS (y, w[1], w[3]);
+    ok = ok && legal_groups (p, p + 5);
+  }
+  *crc_c = c;
+  *crc_y = y;
+  return ok;
+}
+
+__attribute__ ((target ("sse4.1,pclmul")))
+static gboolean
+crc_legal_clmul128 (guint8 * dst, const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  gsize m = bytes / BLOCK;
+  const guint8 *end = p + m * BLOCK;
+  __m128i acc_c = _mm_setzero_si128 (), acc_y = acc_c;
+  __m128i wmin = _mm_set1_epi16 (-1), wmax = _mm_setzero_si128 ();
+
+  if (m > MAX_CHUNKS)
+    return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
+  blocks_128 (dst, p, end, clmul_k + MAX_CHUNKS - m, &acc_c, &acc_y, &wmin,
+      &wmax);
+  return crc_legal_finish (dst ? dst + m * BLOCK : NULL, end, bytes % BLOCK,
+      acc_c, acc_y, wmin, wmax, crc_c, crc_y);
+}
+
+/* AVX2: two blocks per iteration, one per 128-bit lane.  With @copy the
+ * two 16-byte loads are also stored: the copy costs no extra read, and the
+ * 6 bytes each store writes past its block are rewritten by the next. */
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline gboolean
+crc_legal_avx2_body (guint8 * dst, const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y, const gboolean copy)
+{
+  gsize m = bytes / BLOCK;
+  const guint8 *end = p + m * BLOCK;
+  const guint64 (*k)[2] = clmul_k + MAX_CHUNKS - m;
+  const __m256i shuf = _mm256_setr_epi8 (SHUF_BLOCK, SHUF_BLOCK);
+  const __m256i mul = _mm256_setr_epi16 (MUL_BLOCK, MUL_BLOCK);
+  const __m256i madd = _mm256_setr_epi16 (MADD_BLOCK, MADD_BLOCK);
+  const __m256i lo = _mm256_set1_epi64x (0xfffff);
+  const __m256i hi = _mm256_set1_epi64x (G_GUINT64_CONSTANT (0xfffff00000));
+  __m256i acc_c = _mm256_setzero_si256 (), acc_y = acc_c;
+  __m256i wmin = _mm256_set1_epi16 (-1), wmax = _mm256_setzero_si256 ();
+  __m128i c128, y128, min128, max128;
+
+  /* the second block's 16-byte load ends 6 bytes past the pair */
+  for (; end - p >= 2 * BLOCK + 6; p += 2 * BLOCK, k += 2) {
+    __m128i v0 = _mm_loadu_si128 ((const __m128i *) p);
+    __m128i v1 = _mm_loadu_si128 ((const __m128i *) (p + BLOCK));
+    __m256i v = _mm256_inserti128_si256 (_mm256_castsi128_si256 (v0), v1, 1);
+    __m256i kk = _mm256_loadu_si256 ((const __m256i *) k);
+    __m256i w = _mm256_srli_epi16 (_mm256_mullo_epi16 (_mm256_shuffle_epi8
+            (v, shuf), mul), 6);
+    __m256i d = _mm256_madd_epi16 (w, madd);
+
+    if (copy) {
+      _mm_storeu_si128 ((__m128i *) dst, v0);
+      _mm_storeu_si128 ((__m128i *) (dst + BLOCK), v1);
+      dst += 2 * BLOCK;
+    }
+    d = _mm256_or_si256 (_mm256_and_si256 (d, lo),
+        _mm256_and_si256 (_mm256_srli_epi64 (d, 12), hi));
+    wmin = _mm256_min_epu16 (wmin, w);
+    wmax = _mm256_max_epu16 (wmax, w);
+    acc_c = _mm256_xor_si256 (acc_c, _mm256_clmulepi64_epi128 (d, kk, 0x00));
+    acc_y = _mm256_xor_si256 (acc_y, _mm256_clmulepi64_epi128 (d, kk, 0x11));
+  }
+  c128 = _mm_xor_si128 (_mm256_castsi256_si128 (acc_c),
+      _mm256_extracti128_si256 (acc_c, 1));
+  y128 = _mm_xor_si128 (_mm256_castsi256_si128 (acc_y),
+      _mm256_extracti128_si256 (acc_y, 1));
+  min128 = _mm_min_epu16 (_mm256_castsi256_si128 (wmin),
+      _mm256_extracti128_si256 (wmin, 1));
+  max128 = _mm_max_epu16 (_mm256_castsi256_si128 (wmax),
+      _mm256_extracti128_si256 (wmax, 1));
+  blocks_128 (copy ? dst : NULL, p, end, k, &c128, &y128, &min128, &max128);
+  if (copy)
+    dst += end - p;
+  return crc_legal_finish (copy ? dst : NULL, end, bytes % BLOCK, c128,
+      y128, min128, max128, crc_c, crc_y);
+}
+
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq")))
+static gboolean
+crc_legal_clmul256 (guint8 * dst, const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  if (bytes / BLOCK > MAX_CHUNKS)
+    return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
+  if (dst)
+    return crc_legal_avx2_body (dst, p, bytes, crc_c, crc_y, TRUE);
+  return crc_legal_avx2_body (NULL, p, bytes, crc_c, crc_y, FALSE);
+}
+#endif
+
+gboolean
+st2022_crc_legal_packed (const guint8 * p, gsize bytes, guint32 * crc_c,
+    guint32 * crc_y)
+{
+  return crc_legal_impl (NULL, p, bytes, crc_c, crc_y);
+}
+
+gboolean
+st2022_crc_legal_copy_packed (guint8 * dst, const guint8 * src, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  return crc_legal_impl (dst, src, bytes, crc_c, crc_y);
+}
+
+gint
+st2022_crc_legal_packed_impl (guint impl, guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y)
+{
+  switch (impl) {
+#ifdef HAVE_CLMUL_PATH
+    case 1:
+      if (!__builtin_cpu_supports ("pclmul") ||
+          !__builtin_cpu_supports ("sse4.1"))
+        return -1;
+      return crc_legal_clmul128 (dst, p, bytes, crc_c, crc_y);
+    case 2:
+      if (!__builtin_cpu_supports ("vpclmulqdq") ||
+          !__builtin_cpu_supports ("avx2"))
+        return -1;
+      return crc_legal_clmul256 (dst, p, bytes, crc_c, crc_y);
+#endif
+    case 0:
+      return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
+    default:
+      return -1;
+  }
+}
+
+gboolean
+st2022_crc_legal_packed_is_vector (void)
+{
+  return crc_legal_impl != crc_legal_scalar;
+}
+
+const char *
+st2022_crc_impl_name (void)
+{
+  return crc_legal_name;
 }

@@ -35,6 +35,30 @@ void st2022_crc_packed (const guint8 * p, gsize bytes, guint32 * crc_c,
 void st2022_crc_packed2 (const guint8 * p0, const guint8 * p1, gsize bytes,
     guint32 crc[4]);
 
+/* Both channels' CRC-18 (initial state 0) and the legality check in one
+ * pass: returns what st2022_packed_legal() would, the CRCs are set either
+ * way.  Vector code (carry-less multiply) where the CPU has it, picked at
+ * run time; st2022_crc_impl_name() says which. */
+gboolean st2022_crc_legal_packed (const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y);
+const char *st2022_crc_impl_name (void);
+/* TRUE if that is vector code (else the two-run st2022_crc_packed2() is
+ * faster on rows side by side) */
+gboolean st2022_crc_legal_packed_is_vector (void);
+
+/* The same while copying the bytes from @src to @dst (which must not
+ * overlap): one read of the source does both.  Writes no byte outside
+ * [dst, dst + bytes). */
+gboolean st2022_crc_legal_copy_packed (guint8 * dst, const guint8 * src,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+
+/* Either of the above (copying unless @dst is NULL) with one
+ * implementation forced, for the tests and benchmarks: 0 scalar (tables +
+ * SWAR check, the reference), 1 SSE4.1 + PCLMULQDQ, 2 AVX2 + VPCLMULQDQ.
+ * Returns TRUE/FALSE as above, or -1 if this CPU or build lacks @impl. */
+gint st2022_crc_legal_packed_impl (guint impl, guint8 * dst,
+    const guint8 * p, gsize bytes, guint32 * crc_c, guint32 * crc_y);
+
 G_END_DECLS
 
 #endif /* __ST2022_CRC_H__ */

@@ -273,6 +273,17 @@ active_from_uyvp2 (guint8 * dst0, const guint8 * src0, guint8 * dst1,
 {
   gboolean ok0, ok1 = FALSE;
 
+  if (st2022_crc_legal_packed_is_vector ()) {
+    /* one pass copies, computes both CRCs and finds reserved values; no
+     * chain links the blocks, so no interleaving of rows */
+    if (!st2022_crc_legal_copy_packed (dst0, src0, bytes, &crc[0], &crc[1]))
+      active_from_uyvp_clip (dst0, src0, bytes, &crc[0], &crc[1]);
+    if (src1 == NULL)
+      return;
+    if (!st2022_crc_legal_copy_packed (dst1, src1, bytes, &crc[2], &crc[3]))
+      active_from_uyvp_clip (dst1, src1, bytes, &crc[2], &crc[3]);
+    return;
+  }
   memcpy (dst0, src0, bytes);
   ok0 = st2022_packed_legal (dst0, bytes);
   if (src1 != NULL) {

@@ -97,6 +97,56 @@ random_words (GRand * r, guint16 * w, guint n, guint kind)
 
 /* --- the packed CRC and check ---------------------------------------------- */
 
+/* every implementation of the one-pass CRC + check this CPU has gives the
+ * reference's CRCs and legality (the vector ones are skipped, and say so,
+ * where the CPU lacks them; the dispatched one always runs) */
+static guint impls_run[3];
+
+static void
+check_crc_legal_impls (const guint8 * p, gsize bytes, guint32 rc, guint32 ry,
+    gboolean legal)
+{
+  guint impl;
+  guint32 c, y;
+
+  /* the copy goes to an exact-size buffer between two guard bytes */
+  guint8 *copy = g_malloc (bytes + 2);
+
+  for (impl = 0; impl < 6; impl++) {
+    gboolean copying = impl >= 3;
+    gint got;
+
+    c = y = 0xdeadbeef;
+    memset (copy, 0xa5, bytes + 2);
+    got = st2022_crc_legal_packed_impl (impl % 3, copying ? copy + 1 : NULL,
+        p, bytes, &c, &y);
+    if (got < 0)
+      continue;
+    impls_run[impl % 3]++;
+    if (c != rc || y != ry || got != legal)
+      fail ("impl %u%s, %" G_GSIZE_FORMAT " bytes: crc %05x/%05x legal %d, "
+          "reference %05x/%05x legal %d", impl % 3, copying ? " copy" : "",
+          bytes, c, y, got, rc, ry, legal);
+    fail_unless_equals_int (copy[0], 0xa5);
+    fail_unless_equals_int (copy[bytes + 1], 0xa5);
+    if (copying)
+      fail_unless (memcmp (copy + 1, p, bytes) == 0);
+  }
+  g_free (copy);
+  c = y = 0xdeadbeef;
+  fail_unless_equals_int (st2022_crc_legal_packed (p, bytes, &c, &y), legal);
+  fail_unless_equals_int (c, rc);
+  fail_unless_equals_int (y, ry);
+  c = y = 0xdeadbeef;
+  copy = g_malloc (bytes ? bytes : 1);
+  fail_unless_equals_int (st2022_crc_legal_copy_packed (copy, p, bytes, &c,
+          &y), legal);
+  fail_unless_equals_int (c, rc);
+  fail_unless_equals_int (y, ry);
+  fail_unless (memcmp (copy, p, bytes) == 0);
+  g_free (copy);
+}
+
 GST_START_TEST (test_crc_packed_vs_reference)
 {
   GRand *r = g_rand_new_with_seed (2022);
@@ -135,6 +185,8 @@ GST_START_TEST (test_crc_packed_vs_reference)
         GST_ERROR ("groups %u: crc2 %05x %05x %05x %05x", groups, crc[0],
             crc[1], crc[2], crc[3]);
     }
+    check_crc_legal_impls (p0, bytes, rc0, ry0, words_legal (w0, n));
+    check_crc_legal_impls (p1, bytes, rc1, ry1, words_legal (w1, n));
     fail_unless_equals_int (st2022_packed_legal (p0, bytes),
         words_legal (w0, n));
     fail_unless_equals_int (st2022_packed_legal_portable (p0, bytes),
@@ -149,6 +201,12 @@ GST_START_TEST (test_crc_packed_vs_reference)
   }
   fail_unless_equals_int (checked, 600);
   fail_unless_equals_int (mismatches, 0);
+  /* the scalar reference always runs; say which vector code did */
+  fail_unless_equals_int (impls_run[0], 2400);
+  GST_INFO ("one-pass CRC: dispatched %s; runs scalar %u sse4.1 %u avx2 %u",
+      st2022_crc_impl_name (), impls_run[0], impls_run[1], impls_run[2]);
+  if (impls_run[2] == 0)
+    g_printerr ("note: no AVX2+VPCLMULQDQ on this CPU, that code untested\n");
   g_free (w0);
   g_free (w1);
   g_rand_free (r);
@@ -203,6 +261,7 @@ GST_START_TEST (test_crc_single_bits)
       st2022_crc_packed (p, 50, &c, &y);
       fail_unless_equals_int (c, channel_crc (w, 40, 0));
       fail_unless_equals_int (y, channel_crc (w, 40, 1));
+      check_crc_legal_impls (p, 50, c, y, FALSE);
       g_free (p);
     }
   }
