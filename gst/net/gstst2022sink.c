@@ -48,6 +48,7 @@
 #include "gstst2022sink.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
+#include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
@@ -189,7 +190,9 @@ struct _GstSt2022Sink
 };
 
 #define gst_st2022_sink_parent_class parent_class
-G_DEFINE_TYPE (GstSt2022Sink, gst_st2022_sink, GST_TYPE_BASE_SINK);
+G_DEFINE_TYPE_WITH_CODE (GstSt2022Sink, gst_st2022_sink, GST_TYPE_BASE_SINK,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_st2022_sink_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022sink, "st2022sink",
     GST_RANK_NONE, GST_TYPE_ST2022_SINK,
     GST_DEBUG_CATEGORY_INIT (gst_st2022_sink_debug, "st2022sink", 0,

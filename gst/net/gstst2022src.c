@@ -47,6 +47,7 @@
 #include "gstst2022src.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
+#include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
@@ -150,7 +151,9 @@ struct _GstSt2022Src
 };
 
 #define gst_st2022_src_parent_class parent_class
-G_DEFINE_TYPE (GstSt2022Src, gst_st2022_src, GST_TYPE_PUSH_SRC);
+G_DEFINE_TYPE_WITH_CODE (GstSt2022Src, gst_st2022_src, GST_TYPE_PUSH_SRC,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_st2022_src_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022src, "st2022src",
     GST_RANK_NONE, GST_TYPE_ST2022_SRC,
     GST_DEBUG_CATEGORY_INIT (gst_st2022_src_debug, "st2022src", 0,
