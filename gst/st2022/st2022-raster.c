@@ -375,8 +375,14 @@ active_from_v210 (St2022RasterWriter * w, guint8 * dst, const guint8 * src,
   guint n = w->fmt->width * 2, i = 0;
   guint blocks = w->fmt->width / 6, bl;
   guint32 cc = 0, cy = 0;
+  /* vector code takes what it can, the loop below the rest */
+  guint done = st2022_v210_pack_crc (dst, src,
+      st2022_picture_min_stride (w->fmt, ST2022_PIXEL_V210), n, &cc, &cy);
 
-  for (bl = 0; bl < blocks; bl++, src += 16, dst += 15) {
+  bl = done / 12;
+  src += (gsize) bl * 16;
+  dst += (gsize) bl * 15;
+  for (; bl < blocks; bl++, src += 16, dst += 15) {
     guint32 v0 = get_le32 (src), v1 = get_le32 (src + 4);
     guint32 v2 = get_le32 (src + 8), v3 = get_le32 (src + 12);
     guint c0 = clip_fast (v0 & 0x3ff), c1 = clip_fast ((v0 >> 10) & 0x3ff);
