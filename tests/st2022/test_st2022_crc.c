@@ -14,6 +14,7 @@
 #include "st2022.h"
 #include "st2022-crc.h"
 #include "st2022-crc-ref.h"
+#include "st2022-private.h"
 
 /* --- independent helpers ------------------------------------------------- */
 
@@ -332,6 +333,36 @@ GST_START_TEST (test_v210_pack_crc)
 
 GST_END_TEST;
 
+/* packed → v210 blocks: the vector code equals the portable code and
+ * reads nothing past an exact-size source */
+GST_START_TEST (test_v210_from_packed_blocks)
+{
+  GRand *r = g_rand_new_with_seed (16);
+  guint iter;
+
+  for (iter = 0; iter < 200; iter++) {
+    guint nb = iter < 8 ? iter : (guint) g_rand_int_range (r, 8, 330), i;
+    guint8 *src = g_malloc (nb * 15 + 1), *a = g_malloc (nb * 16 + 1);
+    guint8 *b = g_malloc (nb * 16 + 1);
+
+    for (i = 0; i < nb * 15; i++)
+      src[i] = (guint8) g_rand_int (r);
+    memset (a, 0x11, nb * 16 + 1);
+    memset (b, 0x22, nb * 16 + 1);
+    st2022_v210_from_packed_blocks (a, src, nb, TRUE);
+    st2022_v210_from_packed_blocks (b, src, nb, FALSE);
+    fail_unless (memcmp (a, b, nb * 16) == 0, "%u blocks differ", nb);
+    fail_unless_equals_int (a[nb * 16], 0x11);
+    fail_unless_equals_int (b[nb * 16], 0x22);
+    g_free (src);
+    g_free (a);
+    g_free (b);
+  }
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
 /* --- the writer against a raster built word by word -------------------- */
 
 /* The expected raster of a picture given as height x 2*width components
@@ -543,6 +574,7 @@ st2022_crc_suite (void)
   tcase_add_test (tc, test_legal_each_position);
   tcase_add_test (tc, test_crc_single_bits);
   tcase_add_test (tc, test_v210_pack_crc);
+  tcase_add_test (tc, test_v210_from_packed_blocks);
   tcase_add_test (tc, test_writer_1080i_reserved);
   tcase_add_test (tc, test_writer_1080p_reserved);
   tcase_add_test (tc, test_writer_720p_reserved);
