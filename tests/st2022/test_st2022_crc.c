@@ -342,7 +342,7 @@ GST_START_TEST (test_v210_from_packed_blocks)
 
   for (iter = 0; iter < 200; iter++) {
     guint nb = iter < 8 ? iter : (guint) g_rand_int_range (r, 8, 330), i;
-    guint8 *src = g_malloc (nb * 15 + 1), *a = g_malloc (nb * 16 + 1);
+    guint8 *src = g_malloc (nb * 15 + (nb == 0)), *a = g_malloc (nb * 16 + 1);
     guint8 *b = g_malloc (nb * 16 + 1);
 
     for (i = 0; i < nb * 15; i++)
