@@ -16,18 +16,43 @@
  * the stream's HBRMT header (size, rate, interlacing; colorimetry bt709,
  * pixel-aspect-ratio 1/1); a format change mid-stream renegotiates.
  *
+ * A receive thread of its own reads the transport and assembles the frames;
+ * finished frames wait in a short queue for the streaming thread. A slow
+ * downstream therefore costs counted frames (`frames-dropped`, oldest
+ * first, with a QoS message), never silent datagram loss in the kernel;
+ * datagrams the transport itself dropped (a full socket receive queue) are
+ * counted in `packets-overflow`.
+ *
  * Datagram payloads are written straight into the output frames (from the
  * downstream pool, else a GstVmiBufferPool): one copy per byte, the
  * kernel's. It is a live source: a frame's PTS is the pipeline clock time at
  * which its first datagram arrived, minus the base time; the RTP timestamp,
  * sequence numbers and FRCount travel in a #GstSt2022Meta.
  *
+ * The element locks on the first stream it sees (SSRC, payload type,
+ * format, sequence numbers): datagrams of other senders on the same port
+ * and implausible sequence numbers are counted (`packets-foreign`,
+ * `packets-out-of-window`) and dropped without touching the frame being
+ * assembled. A real change (a restarted sender, a format change) is taken
+ * after `lock-datagrams` consecutive consistent datagrams, from its first
+ * frame start: nothing of the new stream is lost.
+ *
  * Loss never stalls the stream: a frame with missing datagrams is still
  * pushed (unless `drop-corrupted=true`) with the missing parts concealed
  * (previous frame's pixels, or black when there is none), flagged
- * %GST_BUFFER_FLAG_CORRUPTED and counted. Statistics are in `stats` and are
- * posted as `st2022-stats` element messages every `stats-interval` ms and at
- * EOS (use `num-buffers` to end after N frames).
+ * %GST_BUFFER_FLAG_CORRUPTED and counted. Concealment is bounded: one
+ * frame per frame period on average (bursts of up to 16); frames beyond
+ * are dropped and counted.
+ *
+ * When no valid datagram arrives for `timeout` ns an `st2022-timeout`
+ * element message is posted (once per silence; `signal-lost` counts them,
+ * `signal-restored` counts the returns). During silence nothing is pushed:
+ * a live mixer (compositor, audiomixer and other #GstAggregator subclasses)
+ * times out on its own latency and keeps showing the pad's last frame,
+ * which is what a made-up repeated frame would give it, without claiming a
+ * signal that is not there. Statistics are in `stats` and are posted as
+ * `st2022-stats` element messages every `stats-interval` ms (during silence
+ * too) and at EOS (use `num-buffers` to end after N frames).
  *
  * ## Example launch line
  * |[
@@ -49,6 +74,7 @@
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
+#include "st2022/st2022-lock.h"
 #include "pool/gstvmibufferpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
@@ -60,15 +86,26 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define DEFAULT_PROP_SOURCE_ADDRESS NULL
 #define DEFAULT_PROP_BUFFER_SIZE (64 * 1024 * 1024)
 #define DEFAULT_PROP_DROP_CORRUPTED FALSE
+#define DEFAULT_PROP_PAYLOAD_TYPE 0
+#define DEFAULT_PROP_SSRC G_MAXUINT
+#define DEFAULT_PROP_LOCK_DATAGRAMS ST2022_LOCK_DEFAULT_CONFIRM
+#define DEFAULT_PROP_TIMEOUT GST_SECOND
 
 /* datagrams per recv_burst() */
 #define RX_BURST 64
 /* how long the stream may pause before a frame still waiting for its end
  * is given up and pushed (frame periods) */
 #define IDLE_FLUSH_FRAMES 8
+/* longest wait in recv_burst(): the receive thread's clock tick for
+ * timeouts and statistics during silence */
 #define RX_TIMEOUT_US 20000
 /* up to two frames between frame_begin and frame_end, plus one spare */
 #define N_SLOTS 3
+/* finished frames waiting for the streaming thread; beyond, the oldest is
+ * dropped (a live source serves the newest) */
+#define OUT_QUEUE_MAX 3
+/* concealed frames allowed in a burst (see conceal_allowed) */
+#define CONCEAL_BURST 16
 
 enum
 {
@@ -80,6 +117,10 @@ enum
   PROP_BUFFER_SIZE,
   PROP_DROP_CORRUPTED,
   PROP_STATS,
+  PROP_PAYLOAD_TYPE,
+  PROP_SSRC,
+  PROP_LOCK_DATAGRAMS,
+  PROP_TIMEOUT,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
 };
@@ -109,37 +150,62 @@ struct _GstSt2022Src
   gchar *source_address;
   gint buffer_size;
   gboolean drop_corrupted;
+  guint payload_type;
+  guint ssrc;
+  guint lock_datagrams;
+  guint64 timeout;
   GstSt2022CommonSettings common;
 
-  /* streaming state */
+  /* receive thread only (created in start, joined in stop) */
+  GThread *thread;
   VmiTransport *t;
   St2022Depacketizer *depay;
+  St2022StreamLock *lock_gate;
   VmiRxSlot rx[RX_BURST];
   GstSt2022SrcSlot slots[N_SLOTS];
-  GQueue out;                   /* finished frames, oldest first */
-  const St2022Format *fmt;      /* format of the negotiated caps */
-  const St2022Format *stream_fmt;       /* format the stream is in now */
-  GstVideoInfo vinfo;           /* negotiated */
-  gboolean v210;
-  GstBuffer *prev;              /* last pushed frame: concealment source */
+  GstBuffer *prev;              /* last finished frame: concealment source */
   guint8 *prev_raster;          /* v210: last finished raster */
   gsize prev_raster_size;
-  GstFlowReturn flow_error;
-  gint64 last_rx_mono;
+  gint64 last_rx_mono;          /* last valid datagram of the locked stream */
+  gint64 start_mono;
   guint in_progress;            /* frames begun and not ended */
-  gint flushing;                /* atomic */
+  gboolean had_signal, signal_lost;
+  GstClockTime conceal_budget, conceal_last;
+  GstClockTime last_post;
+  gboolean drop_corrupted_rx;   /* snapshot of the property */
+
+  /* shared by the receive and streaming threads, under @lock */
+  GMutex lock;
+  GCond cond;
+  GQueue out;                   /* finished frames, oldest first */
+  gboolean flushing;            /* unlock() .. unlock_stop() */
+  gboolean stopping;            /* stop(): the receive thread ends */
+  const St2022Format *want_fmt; /* the receive thread waits for caps */
+  gint neg_result;              /* 0 pending, 1 done, -1 failed */
+  GError *rx_error;
+  const St2022Format *fmt;      /* format of the negotiated caps */
+  GstVideoInfo vinfo;           /* negotiated */
+  gboolean v210;
+
+  /* streaming thread */
+  const St2022Format *stream_fmt;       /* the caps' format (get_caps) */
+  gboolean flow_error;
   gboolean eos_posted;
 
-  /* stats: counters of the depacketizer plus ours, under the object lock */
+  /* stats, under the object lock: the depacketizer's counters plus ours */
   GstSt2022Stats stats;
+  St2022LockStats lock_stats;
   guint64 packets_discarded;
+  guint64 packets_overflow;
   guint64 frames_skipped;
   guint64 frames_aborted;
   guint64 format_changes;
   guint64 dropped_corrupted;
   guint64 dropped_caps;         /* begun under caps changed since */
+  guint64 dropped_queue;        /* downstream too slow */
+  guint64 dropped_conceal;      /* over the concealment budget */
   guint64 frames_pushed;
-  GstClockTime last_post;
+  guint64 signal_lost_count, signal_restored_count;
 };
 
 #define gst_st2022_src_parent_class parent_class
@@ -148,13 +214,6 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022src, "st2022src",
     GST_RANK_NONE, GST_TYPE_ST2022_SRC,
     GST_DEBUG_CATEGORY_INIT (gst_st2022_src_debug, "st2022src", 0,
         "ST 2022-6 receiver"));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
-        "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
-        "framerate = (fraction) [ 0, MAX ]"));
 
 static void gst_st2022_src_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -182,11 +241,11 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSrcClass *bsrc_class = GST_BASE_SRC_CLASS (klass);
   GstPushSrcClass *psrc_class = GST_PUSH_SRC_CLASS (klass);
+  GstCaps *caps;
 
   gobject_class->set_property = gst_st2022_src_set_property;
   gobject_class->get_property = gst_st2022_src_get_property;
   gobject_class->finalize = gst_st2022_src_finalize;
-
   /**
    * GstSt2022Src:address:
    *
@@ -261,9 +320,65 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
       g_param_spec_boxed ("stats", "Statistics", "Receive statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstSt2022Src:payload-type:
+   *
+   * Only datagrams of this RTP payload type are received (0: any, the
+   * stream's own); others are counted in packets-invalid.
+   */
+  g_object_class_install_property (gobject_class, PROP_PAYLOAD_TYPE,
+      g_param_spec_uint ("payload-type", "Payload type",
+          "RTP payload type to receive (0 = any)", 0, 127,
+          DEFAULT_PROP_PAYLOAD_TYPE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Src:ssrc:
+   *
+   * Only the stream with this RTP SSRC is received; datagrams of others are
+   * counted in packets-foreign. 4294967295 (the default, as in the RTP
+   * payloaders): any, the first stream seen.
+   */
+  g_object_class_install_property (gobject_class, PROP_SSRC,
+      g_param_spec_uint ("ssrc", "SSRC",
+          "RTP SSRC to receive (4294967295 = any)", 0, G_MAXUINT,
+          DEFAULT_PROP_SSRC, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Src:lock-datagrams:
+   *
+   * Consecutive, consistent datagrams of another stream (another SSRC or
+   * format, or the same SSRC far from the expected sequence number) needed
+   * before the element leaves the stream it is locked on for it. Fewer
+   * switch faster after a sender restart; more resist a hostile or
+   * misconfigured second sender on the same port. The datagrams that
+   * confirm the new stream are kept and used, so a switch loses nothing.
+   */
+  g_object_class_install_property (gobject_class, PROP_LOCK_DATAGRAMS,
+      g_param_spec_uint ("lock-datagrams", "Lock datagrams",
+          "Consecutive datagrams of a new stream before switching to it", 1,
+          ST2022_LOCK_MAX_CONFIRM, DEFAULT_PROP_LOCK_DATAGRAMS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Src:timeout:
+   *
+   * Post an `st2022-timeout` element message (fields `timeout`, the
+   * property's value, and `signal-lost`, FALSE when no stream was ever
+   * received) when no valid datagram arrived for this long, in ns (0:
+   * never). Posted once per silence.
+   */
+  g_object_class_install_property (gobject_class, PROP_TIMEOUT,
+      g_param_spec_uint64 ("timeout", "Timeout",
+          "Post a message after this many ns without a datagram (0 = never)",
+          0, G_MAXUINT64, DEFAULT_PROP_TIMEOUT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS));
+
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
 
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  caps = gst_st2022_supported_caps ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 source", "Source/Network/Video",
       "Receives a SMPTE ST 2022-6 stream as raw video", "gst-vmi developers");
@@ -297,7 +412,13 @@ gst_st2022_src_init (GstSt2022Src * self)
   self->source_address = g_strdup (DEFAULT_PROP_SOURCE_ADDRESS);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
   self->drop_corrupted = DEFAULT_PROP_DROP_CORRUPTED;
+  self->payload_type = DEFAULT_PROP_PAYLOAD_TYPE;
+  self->ssrc = DEFAULT_PROP_SSRC;
+  self->lock_datagrams = DEFAULT_PROP_LOCK_DATAGRAMS;
+  self->timeout = DEFAULT_PROP_TIMEOUT;
   gst_st2022_common_settings_init (&self->common);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
   g_queue_init (&self->out);
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
@@ -318,6 +439,8 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->multicast_iface);
   g_free (self->source_address);
   gst_st2022_common_settings_clear (&self->common);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -351,6 +474,18 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
     case PROP_DROP_CORRUPTED:
       self->drop_corrupted = g_value_get_boolean (value);
       break;
+    case PROP_PAYLOAD_TYPE:
+      self->payload_type = g_value_get_uint (value);
+      break;
+    case PROP_SSRC:
+      self->ssrc = g_value_get_uint (value);
+      break;
+    case PROP_LOCK_DATAGRAMS:
+      self->lock_datagrams = g_value_get_uint (value);
+      break;
+    case PROP_TIMEOUT:
+      self->timeout = g_value_get_uint64 (value);
+      break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value))
@@ -367,9 +502,15 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
 
   gst_structure_set (s,
       "packets-discarded", G_TYPE_UINT64, self->packets_discarded,
+      "packets-foreign", G_TYPE_UINT64, self->lock_stats.foreign,
+      "packets-out-of-window", G_TYPE_UINT64, self->lock_stats.out_of_window,
+      "packets-overflow", G_TYPE_UINT64, self->packets_overflow,
       "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
       "frames-aborted", G_TYPE_UINT64, self->frames_aborted,
-      "format-changes", G_TYPE_UINT64, self->format_changes, NULL);
+      "format-changes", G_TYPE_UINT64, self->format_changes,
+      "stream-locks", G_TYPE_UINT64, self->lock_stats.locks,
+      "signal-lost", G_TYPE_UINT64, self->signal_lost_count,
+      "signal-restored", G_TYPE_UINT64, self->signal_restored_count, NULL);
   return s;
 }
 
@@ -399,6 +540,18 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
     case PROP_DROP_CORRUPTED:
       g_value_set_boolean (value, self->drop_corrupted);
       break;
+    case PROP_PAYLOAD_TYPE:
+      g_value_set_uint (value, self->payload_type);
+      break;
+    case PROP_SSRC:
+      g_value_set_uint (value, self->ssrc);
+      break;
+    case PROP_LOCK_DATAGRAMS:
+      g_value_set_uint (value, self->lock_datagrams);
+      break;
+    case PROP_TIMEOUT:
+      g_value_set_uint64 (value, self->timeout);
+      break;
     case PROP_STATS:
       g_value_take_boxed (value,
           gst_st2022_src_stats_structure_unlocked (self));
@@ -412,15 +565,22 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Folds the depacketizer's counters into ours (streaming thread). */
+/* Folds the depacketizer's and the lock's counters into ours (receive
+ * thread). */
 static void
 gst_st2022_src_update_stats (GstSt2022Src * self)
 {
   St2022DepacketizerStats d;
+  St2022LockStats l;
+  VmiTransportStats ts;
+  guint64 overflow;
 
   if (self->depay == NULL)
     return;
   st2022_depacketizer_get_stats (self->depay, &d);
+  st2022_stream_lock_get_stats (self->lock_gate, &l);
+  vmi_transport_get_stats (self->t, &ts);
+  overflow = ts.rx_dropped;
   GST_OBJECT_LOCK (self);
   self->stats.packets = d.packets;
   self->stats.packets_lost = d.packets_lost;
@@ -431,7 +591,10 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
   self->stats.frames = self->frames_pushed;
   self->stats.frames_corrupted = d.frames_corrupted;
   self->stats.frames_dropped = d.frames_dropped + d.frames_skipped +
-      self->dropped_corrupted + self->dropped_caps;
+      self->dropped_corrupted + self->dropped_caps + self->dropped_queue +
+      self->dropped_conceal;
+  self->lock_stats = l;
+  self->packets_overflow = overflow;
   self->packets_discarded = d.packets_discarded;
   self->frames_skipped = d.frames_skipped;
   self->frames_aborted = d.frames_aborted;
@@ -459,36 +622,46 @@ gst_st2022_src_eos_probe (GstPad * pad, GstPadProbeInfo * info,
   GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self && !self->eos_posted) {
-    gst_st2022_src_update_stats (self);
+    /* the receive thread folded its counters in before queueing the last
+     * frame; frames_pushed is ours */
+    GST_OBJECT_LOCK (self);
+    self->stats.frames = self->frames_pushed;
+    GST_OBJECT_UNLOCK (self);
     gst_st2022_src_post_stats (self);
     self->eos_posted = TRUE;
   }
   return GST_PAD_PROBE_OK;
 }
 
+static GstClockTime
+gst_st2022_src_frame_duration (const St2022Format * fmt)
+{
+  return fmt ? gst_util_uint64_scale_int (GST_SECOND, fmt->fps_d,
+      fmt->fps_n) : GST_CLOCK_TIME_NONE;
+}
+
 /* A frame of the stream that will not be pushed, told the GStreamer way
  * (as live sources do) besides the counters. */
 static void
-gst_st2022_src_post_qos (GstSt2022Src * self, GstClockTime arrival)
+gst_st2022_src_post_qos (GstSt2022Src * self, const St2022Format * fmt,
+    GstClockTime arrival)
 {
   GstClockTime base = gst_element_get_base_time (GST_ELEMENT (self));
   GstClockTime rt = GST_CLOCK_TIME_IS_VALID (arrival) && arrival >= base ?
       arrival - base : GST_CLOCK_TIME_NONE;
-  GstClockTime dur = self->stream_fmt ? gst_util_uint64_scale_int (GST_SECOND,
-      self->stream_fmt->fps_d, self->stream_fmt->fps_n) : GST_CLOCK_TIME_NONE;
   GstMessage *msg = gst_message_new_qos (GST_OBJECT (self), TRUE, rt, rt, rt,
-      dur);
-  guint64 dropped;
+      gst_st2022_src_frame_duration (fmt));
+  guint64 dropped, pushed;
 
   GST_OBJECT_LOCK (self);
   dropped = self->stats.frames_dropped;
+  pushed = self->frames_pushed;
   GST_OBJECT_UNLOCK (self);
-  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, self->frames_pushed,
-      dropped + 1);
+  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, pushed, dropped + 1);
   gst_element_post_message (GST_ELEMENT (self), msg);
 }
 
-/* --- depacketizer callbacks (streaming thread, inside push) ------------- */
+/* --- depacketizer callbacks (receive thread, inside push) --------------- */
 
 static GstSt2022SrcSlot *
 get_free_slot (GstSt2022Src * self)
@@ -520,6 +693,21 @@ gst_st2022_src_clear_prev (GstSt2022Src * self)
   self->prev_raster_size = 0;
 }
 
+/* Caps change only in the streaming thread, between buffers: the receive
+ * thread asks for @fmt and waits until create() has pushed the frames of
+ * the old format and negotiated. Called with @lock. */
+static gboolean
+gst_st2022_src_wait_caps (GstSt2022Src * self, const St2022Format * fmt)
+{
+  self->want_fmt = fmt;
+  self->neg_result = 0;
+  g_cond_broadcast (&self->cond);
+  while (self->neg_result == 0 && !self->stopping)
+    g_cond_wait (&self->cond, &self->lock);
+  self->want_fmt = NULL;
+  return self->neg_result > 0 && self->fmt == fmt;
+}
+
 static gboolean
 on_frame_begin (gpointer user_data, const St2022Format * fmt,
     const St2022Header * hdr, St2022Target * target)
@@ -530,21 +718,17 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   GstSt2022SrcSlot *slot;
   GstBuffer *buf = NULL;
   GstFlowReturn fret;
+  GstVideoInfo vinfo;
+  gboolean v210;
 
-  if (self->flow_error != GST_FLOW_OK)
+  g_mutex_lock (&self->lock);
+  if (fmt != self->fmt && !gst_st2022_src_wait_caps (self, fmt)) {
+    g_mutex_unlock (&self->lock);
     return FALSE;
-
-  if (fmt != self->fmt) {
-    /* caps change only between buffers: if frames of the old format still
-     * wait to be pushed, this first frame of the new one is dropped */
-    if (!g_queue_is_empty (&self->out))
-      return FALSE;
-    self->stream_fmt = fmt;
-    if (!gst_base_src_negotiate (GST_BASE_SRC (self))) {
-      self->flow_error = GST_FLOW_NOT_NEGOTIATED;
-      return FALSE;
-    }
   }
+  vinfo = self->vinfo;
+  v210 = self->v210;
+  g_mutex_unlock (&self->lock);
 
   slot = get_free_slot (self);
   if (slot == NULL)
@@ -561,10 +745,10 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   if (fret != GST_FLOW_OK) {
     GST_LOG_OBJECT (self, "no free output frame (%s): frame dropped",
         gst_flow_get_name (fret));
-    gst_st2022_src_post_qos (self, GST_CLOCK_TIME_NONE);
+    gst_st2022_src_post_qos (self, fmt, GST_CLOCK_TIME_NONE);
     return FALSE;
   }
-  if (!gst_video_frame_map (&slot->frame, &self->vinfo, buf, GST_MAP_WRITE)) {
+  if (!gst_video_frame_map (&slot->frame, &vinfo, buf, GST_MAP_WRITE)) {
     gst_buffer_unref (buf);
     return FALSE;
   }
@@ -575,9 +759,9 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   slot->hdr_seq = hdr->seq;
   slot->hdr_vts = hdr->vts;
   slot->hdr_cf = hdr->cf;
-  slot->v210 = self->v210;
+  slot->v210 = v210;
   target->user_data = slot;
-  if (self->v210) {
+  if (v210) {
     /* a slot's raster is kept across frames, but a format change can need
      * a bigger one */
     if (slot->raster_size < fmt->frame_bytes) {
@@ -599,6 +783,57 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   return TRUE;
 }
 
+/* Concealment copies from the previous frame: whatever arrives, it is done
+ * for at most one frame per frame period on average, from a budget that
+ * holds CONCEAL_BURST periods (a sender that catches up after a stall sends
+ * frames faster than real time); frames over budget are dropped and
+ * counted. */
+static gboolean
+gst_st2022_src_conceal_allowed (GstSt2022Src * self,
+    const St2022FrameInfo * info)
+{
+  GstClockTime period = gst_st2022_src_frame_duration (info->format);
+  GstClockTime now = info->last_arrival_ns;
+
+  if (!GST_CLOCK_TIME_IS_VALID (self->conceal_last)) {
+    self->conceal_budget = CONCEAL_BURST * period;
+  } else if (now > self->conceal_last) {
+    self->conceal_budget = MIN (CONCEAL_BURST * period,
+        self->conceal_budget + (now - self->conceal_last));
+  }
+  self->conceal_last = now;
+  if (self->conceal_budget < period)
+    return FALSE;
+  self->conceal_budget -= period;
+  return TRUE;
+}
+
+/* Hands a finished frame to the streaming thread; the oldest waiting one
+ * makes room when downstream is too slow. */
+static void
+gst_st2022_src_queue_frame (GstSt2022Src * self, GstBuffer * buf,
+    const St2022Format * fmt)
+{
+  GstBuffer *old = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (g_queue_get_length (&self->out) >= OUT_QUEUE_MAX)
+    old = g_queue_pop_head (&self->out);
+  g_queue_push_tail (&self->out, buf);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  if (old) {
+    GstClockTime pts = GST_BUFFER_PTS (old);
+
+    self->dropped_queue++;
+    gst_buffer_unref (old);
+    gst_st2022_src_update_stats (self);
+    gst_st2022_src_post_qos (self, fmt, GST_CLOCK_TIME_IS_VALID (pts) ?
+        pts + gst_element_get_base_time (GST_ELEMENT (self)) : pts);
+  }
+}
+
 static void
 on_frame_end (gpointer user_data, St2022Target * target,
     const St2022FrameInfo * info)
@@ -609,6 +844,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
   GstClockTime base;
   GstSt2022Meta *meta;
   guint16 index;
+  gboolean caps_changed;
 
   self->in_progress--;
   /* a guessed frame start proved wrong: the frame holds misplaced data */
@@ -618,7 +854,10 @@ on_frame_end (gpointer user_data, St2022Target * target,
   }
   /* downstream renegotiated (UYVP <-> v210) while the frame was arriving:
    * it was assembled for caps that no longer hold */
-  if (slot->v210 != self->v210 || slot->fmt != self->fmt) {
+  g_mutex_lock (&self->lock);
+  caps_changed = slot->v210 != self->v210 || slot->fmt != self->fmt;
+  g_mutex_unlock (&self->lock);
+  if (caps_changed) {
     self->dropped_caps++;
     release_slot (self, slot);
     return;
@@ -628,13 +867,19 @@ on_frame_end (gpointer user_data, St2022Target * target,
     GST_DEBUG_OBJECT (self, "frame %u: %u of %u datagrams missing%s",
         info->frcount, info->missing, info->datagrams,
         info->marker ? "" : " (marker too)");
-    if (self->drop_corrupted) {
+    if (self->drop_corrupted_rx) {
       self->dropped_corrupted++;
       release_slot (self, slot);
-      gst_st2022_src_post_qos (self, info->first_arrival_ns);
+      gst_st2022_src_post_qos (self, info->format, info->first_arrival_ns);
       return;
     }
-    if (self->v210) {
+    if (!gst_st2022_src_conceal_allowed (self, info)) {
+      self->dropped_conceal++;
+      release_slot (self, slot);
+      gst_st2022_src_post_qos (self, info->format, info->first_arrival_ns);
+      return;
+    }
+    if (slot->v210) {
       /* the raster keeps the previous frame's bytes, or black */
       st2022_conceal_raster (info->format, info->missing_map, slot->raster,
           self->prev_raster_size >= info->format->frame_bytes ?
@@ -642,7 +887,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
     } else {
       GstVideoFrame prev;
       gboolean have_prev = self->prev
-          && gst_video_frame_map (&prev, &self->vinfo, self->prev,
+          && gst_video_frame_map (&prev, &slot->frame.info, self->prev,
           GST_MAP_READ);
 
       st2022_conceal_uyvp (info->format, info->missing_map,
@@ -656,7 +901,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   }
 
-  if (self->v210) {
+  if (slot->v210) {
     st2022_raster_read (info->format, slot->raster, info->format->frame_bytes,
         ST2022_PIXEL_V210, GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
         GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0));
@@ -679,8 +924,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
   GST_BUFFER_PTS (buf) = info->first_arrival_ns >= base ?
       info->first_arrival_ns - base : 0;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
-  GST_BUFFER_DURATION (buf) = gst_util_uint64_scale_int (GST_SECOND,
-      info->format->fps_d, info->format->fps_n);
+  GST_BUFFER_DURATION (buf) = gst_st2022_src_frame_duration (info->format);
   if (info->format->interlaced)
     GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_INTERLACED |
         GST_VIDEO_BUFFER_FLAG_TFF);
@@ -698,7 +942,9 @@ on_frame_end (gpointer user_data, St2022Target * target,
       slot->hdr_vts - st2022_datagram_vts_offset (index) : 0;
 
   gst_buffer_replace (&self->prev, buf);
-  g_queue_push_tail (&self->out, buf);
+  /* the counters include this frame before anyone can see it pushed */
+  gst_st2022_src_update_stats (self);
+  gst_st2022_src_queue_frame (self, buf, info->format);
 }
 
 static void
@@ -720,6 +966,162 @@ static const St2022DepacketizerCallbacks depay_callbacks = {
   on_format_changed,
 };
 
+/* --- receive thread ----------------------------------------------------- */
+
+/* The datagrams that confirmed a new stream (the last of them is the one
+ * just judged) go to the depacketizer; it starts over unless they continue
+ * its stream after a loss. */
+static void
+gst_st2022_src_relock (GstSt2022Src * self, guint64 arrival)
+{
+  guint i, n = st2022_stream_lock_replay_count (self->lock_gate);
+  const guint8 *data;
+  St2022Header h = { 0 };
+  gsize len;
+
+  data = st2022_stream_lock_replay (self->lock_gate, 0, &len);
+  if (st2022_stream_lock_relock_is_new_stream (self->lock_gate)
+      || st2022_header_parse (data, len, &h, NULL) != ST2022_OK
+      || !st2022_depacketizer_continues (self->depay, &h)) {
+    GST_INFO_OBJECT (self, "new stream (SSRC %08x): starting over", h.ssrc);
+    st2022_depacketizer_flush (self->depay);
+  }
+  for (i = 0; i < n; i++) {
+    data = st2022_stream_lock_replay (self->lock_gate, i, &len);
+    st2022_depacketizer_push (self->depay, data, len, arrival);
+  }
+}
+
+/* No valid datagram for a while: end the frame that waits for its end,
+ * and after `timeout` tell the application. */
+static void
+gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
+{
+  const St2022Format *fmt = st2022_depacketizer_get_format (self->depay);
+  gint64 silent = now_mono - self->last_rx_mono;
+  guint64 timeout;
+
+  if (self->in_progress > 0 && fmt && silent > IDLE_FLUSH_FRAMES *
+      (gint64) fmt->fps_d * G_USEC_PER_SEC / fmt->fps_n) {
+    st2022_depacketizer_flush (self->depay);
+    gst_st2022_src_update_stats (self);
+  }
+
+  GST_OBJECT_LOCK (self);
+  timeout = self->timeout;
+  GST_OBJECT_UNLOCK (self);
+  if (timeout == 0 || self->signal_lost
+      || (guint64) silent * 1000 < timeout)
+    return;
+
+  self->signal_lost = TRUE;
+  /* whatever comes next is the stream now, from its first datagram */
+  st2022_stream_lock_reset (self->lock_gate);
+  st2022_depacketizer_flush (self->depay);
+  GST_OBJECT_LOCK (self);
+  if (self->had_signal)
+    self->signal_lost_count++;
+  GST_OBJECT_UNLOCK (self);
+  gst_st2022_src_update_stats (self);
+  GST_INFO_OBJECT (self, "no datagram for %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (timeout));
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("st2022-timeout", "timeout", G_TYPE_UINT64,
+              timeout, "signal-lost", G_TYPE_BOOLEAN, self->had_signal,
+              NULL)));
+}
+
+static gpointer
+gst_st2022_src_rx_thread (gpointer data)
+{
+  GstSt2022Src *self = data;
+  GError *err = NULL;
+  gint n, i;
+
+  for (;;) {
+    GstClock *clock;
+    guint64 now;
+    gboolean valid = FALSE;
+
+    g_mutex_lock (&self->lock);
+    if (self->stopping) {
+      g_mutex_unlock (&self->lock);
+      break;
+    }
+    g_mutex_unlock (&self->lock);
+
+    n = vmi_transport_recv_burst (self->t, self->rx, RX_BURST, RX_TIMEOUT_US,
+        &err);
+    if (n < 0)
+      goto receive_failed;
+
+    GST_OBJECT_LOCK (self);
+    clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+        : NULL;
+    GST_OBJECT_UNLOCK (self);
+    /* one arrival time per burst: bursts are far shorter than a frame */
+    now = clock ? gst_clock_get_time (clock) :
+        (guint64) g_get_monotonic_time () * 1000;
+    if (clock)
+      gst_object_unref (clock);
+
+    for (i = 0; i < n; i++) {
+      St2022Header h;
+
+      switch (st2022_stream_lock_push (self->lock_gate, self->rx[i].data,
+              self->rx[i].len, &h)) {
+        case ST2022_LOCK_ACCEPT:
+          valid = TRUE;
+          /* fall through */
+        case ST2022_LOCK_INVALID:
+          st2022_depacketizer_push (self->depay, self->rx[i].data,
+              self->rx[i].len, now);
+          break;
+        case ST2022_LOCK_RELOCK:
+          valid = TRUE;
+          gst_st2022_src_relock (self, now);
+          break;
+        case ST2022_LOCK_FOREIGN:
+        case ST2022_LOCK_OUT_OF_WINDOW:
+          break;
+      }
+    }
+
+    if (valid) {
+      self->last_rx_mono = g_get_monotonic_time ();
+      if (self->signal_lost) {
+        self->signal_lost = FALSE;
+        GST_OBJECT_LOCK (self);
+        if (self->had_signal)
+          self->signal_restored_count++;
+        GST_OBJECT_UNLOCK (self);
+        GST_INFO_OBJECT (self, "stream back");
+      }
+      self->had_signal = TRUE;
+    } else {
+      gst_st2022_src_idle (self, g_get_monotonic_time ());
+    }
+    if (n > 0)
+      gst_st2022_src_update_stats (self);
+    /* on the receive thread's clock, so they keep coming during silence */
+    if (gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
+            &self->last_post, now))
+      gst_st2022_src_post_stats (self);
+  }
+  return NULL;
+
+  /* ERRORS */
+receive_failed:
+  {
+    g_mutex_lock (&self->lock);
+    self->rx_error = err;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+}
+
 /* --- GstBaseSrc ---------------------------------------------------------- */
 
 static gboolean
@@ -728,6 +1130,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   VmiTransportConfig cfg = { 0 };
   GstSt2022Transport transport;
+  guint pt, ssrc, confirm;
 
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
@@ -740,10 +1143,17 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   cfg.iface = self->common.iface;
   cfg.dpdk_eal_args = self->common.dpdk_eal_args;
   cfg.dpdk_port = self->common.dpdk_port;
+  pt = self->payload_type;
+  ssrc = self->ssrc;
+  confirm = self->lock_datagrams;
+  self->drop_corrupted_rx = self->drop_corrupted;
   memset (&self->stats, 0, sizeof (self->stats));
+  memset (&self->lock_stats, 0, sizeof (self->lock_stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
-  self->frames_aborted = 0;
+  self->frames_aborted = self->packets_overflow = 0;
   self->dropped_corrupted = self->dropped_caps = self->frames_pushed = 0;
+  self->dropped_queue = self->dropped_conceal = 0;
+  self->signal_lost_count = self->signal_restored_count = 0;
   GST_OBJECT_UNLOCK (self);
 
   /* the strings stay valid: properties are MUTABLE_READY */
@@ -753,14 +1163,24 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
     return FALSE;
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
+  st2022_depacketizer_set_payload_type (self->depay, pt ? (gint) pt : -1);
+  self->lock_gate = st2022_stream_lock_new (confirm);
+  st2022_stream_lock_set_filter (self->lock_gate, pt ? (gint) pt : -1,
+      ssrc != G_MAXUINT, ssrc);
   self->fmt = NULL;
   self->stream_fmt = NULL;
-  self->flow_error = GST_FLOW_OK;
+  self->want_fmt = NULL;
+  self->flow_error = FALSE;
   self->in_progress = 0;
-  self->last_rx_mono = g_get_monotonic_time ();
+  self->start_mono = self->last_rx_mono = g_get_monotonic_time ();
+  self->had_signal = self->signal_lost = FALSE;
+  self->conceal_last = GST_CLOCK_TIME_NONE;
   self->last_post = GST_CLOCK_TIME_NONE;
   self->eos_posted = FALSE;
-  g_atomic_int_set (&self->flushing, 0);
+  self->flushing = self->stopping = FALSE;
+  g_clear_error (&self->rx_error);
+  self->thread = g_thread_new ("st2022src-rx", gst_st2022_src_rx_thread,
+      self);
   return TRUE;
 }
 
@@ -770,11 +1190,21 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   guint i;
 
+  if (self->thread) {
+    g_mutex_lock (&self->lock);
+    self->stopping = TRUE;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    vmi_transport_wakeup (self->t);
+    g_thread_join (self->thread);
+    self->thread = NULL;
+  }
   if (self->depay && !self->eos_posted) {
     gst_st2022_src_update_stats (self);
     gst_st2022_src_post_stats (self);
   }
   g_clear_pointer (&self->depay, st2022_depacketizer_free);
+  g_clear_pointer (&self->lock_gate, st2022_stream_lock_free);
   g_clear_pointer (&self->t, vmi_transport_close);
   for (i = 0; i < N_SLOTS; i++) {
     release_slot (self, &self->slots[i]);
@@ -782,6 +1212,7 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
     self->slots[i].raster_size = 0;
   }
   g_queue_clear_full (&self->out, (GDestroyNotify) gst_buffer_unref);
+  g_clear_error (&self->rx_error);
   gst_st2022_src_clear_prev (self);
   self->fmt = NULL;
   return TRUE;
@@ -792,8 +1223,10 @@ gst_st2022_src_unlock (GstBaseSrc * bsrc)
 {
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
 
-  g_atomic_int_set (&self->flushing, 1);
-  vmi_transport_wakeup (self->t);
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
   return TRUE;
 }
 
@@ -802,7 +1235,9 @@ gst_st2022_src_unlock_stop (GstBaseSrc * bsrc)
 {
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
 
-  g_atomic_int_set (&self->flushing, 0);
+  g_mutex_lock (&self->lock);
+  self->flushing = FALSE;
+  g_mutex_unlock (&self->lock);
   return TRUE;
 }
 
@@ -870,9 +1305,11 @@ gst_st2022_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
 
   if (!gst_video_info_from_caps (&info, caps))
     return FALSE;
+  g_mutex_lock (&self->lock);
   self->vinfo = info;
   self->v210 = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210;
   self->fmt = self->stream_fmt;
+  g_mutex_unlock (&self->lock);
   GST_INFO_OBJECT (self, "stream %s as %" GST_PTR_FORMAT,
       self->fmt ? self->fmt->name : "?", caps);
   return TRUE;
@@ -970,75 +1407,71 @@ static GstFlowReturn
 gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
   GstSt2022Src *self = GST_ST2022_SRC (psrc);
-  GstClock *clock;
-  GError *err = NULL;
-  gint n, i;
+  const St2022Format *want;
+  gboolean ok;
+  gchar *msg;
 
+  g_mutex_lock (&self->lock);
   for (;;) {
     if (!g_queue_is_empty (&self->out)) {
       *outbuf = g_queue_pop_head (&self->out);
-      self->frames_pushed++;
       break;
     }
-    if (self->flow_error != GST_FLOW_OK)
-      goto negotiation_failed;
-    if (g_atomic_int_get (&self->flushing))
-      return GST_FLOW_FLUSHING;
-
-    n = vmi_transport_recv_burst (self->t, self->rx, RX_BURST, RX_TIMEOUT_US,
-        &err);
-    if (n < 0)
+    if (self->flushing)
+      goto flushing;
+    if (self->rx_error)
       goto receive_failed;
-    if (n == 0) {
-      /* a pause in the stream ends the frame still open (its end may have
-       * been lost): it is pushed now rather than when the stream resumes */
-      if (self->in_progress > 0 && self->stream_fmt
-          && g_get_monotonic_time () - self->last_rx_mono >
-          IDLE_FLUSH_FRAMES * (gint64) self->stream_fmt->fps_d * G_USEC_PER_SEC
-          / self->stream_fmt->fps_n) {
-        st2022_depacketizer_flush (self->depay);
-        gst_st2022_src_update_stats (self);
-      }
+    if (self->want_fmt && self->neg_result == 0) {
+      /* the frames of the old format are out: renegotiate for the new */
+      want = self->want_fmt;
+      g_mutex_unlock (&self->lock);
+      self->stream_fmt = want;
+      ok = gst_base_src_negotiate (GST_BASE_SRC (self));
+      g_mutex_lock (&self->lock);
+      self->neg_result = ok ? 1 : -1;
+      g_cond_broadcast (&self->cond);
+      if (!ok)
+        goto negotiation_failed;
       continue;
     }
-
-    self->last_rx_mono = g_get_monotonic_time ();
-    GST_OBJECT_LOCK (self);
-    clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
-        : NULL;
-    GST_OBJECT_UNLOCK (self);
-    {
-      /* one arrival time per burst: bursts are far shorter than a frame */
-      guint64 arrival = clock ? gst_clock_get_time (clock) :
-          (guint64) g_get_monotonic_time () * 1000;
-      for (i = 0; i < n; i++)
-        st2022_depacketizer_push (self->depay, self->rx[i].data,
-            self->rx[i].len, arrival);
-    }
-    if (clock)
-      gst_object_unref (clock);
-    gst_st2022_src_update_stats (self);
+    g_cond_wait (&self->cond, &self->lock);
   }
+  g_mutex_unlock (&self->lock);
 
-  gst_st2022_src_update_stats (self);
-  if (gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
-          &self->last_post, GST_BUFFER_PTS (*outbuf)))
-    gst_st2022_src_post_stats (self);
+  GST_OBJECT_LOCK (self);
+  self->frames_pushed++;
+  self->stats.frames = self->frames_pushed;
+  GST_OBJECT_UNLOCK (self);
   return GST_FLOW_OK;
 
   /* ERRORS */
+flushing:
+  {
+    g_mutex_unlock (&self->lock);
+    return GST_FLOW_FLUSHING;
+  }
 receive_failed:
   {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", err->message), (NULL));
-    g_clear_error (&err);
+    msg = g_strdup (self->rx_error->message);
+    g_mutex_unlock (&self->lock);
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", msg), (NULL));
+    g_free (msg);
     return GST_FLOW_ERROR;
   }
 negotiation_failed:
   {
+    GstObject *peer = GST_OBJECT (gst_pad_get_peer (GST_BASE_SRC_PAD (self)));
+    GstObject *elem = peer ? gst_object_get_parent (peer) : NULL;
+
+    g_mutex_unlock (&self->lock);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("downstream accepts neither UYVP nor v210 for %s",
-            self->stream_fmt ? self->stream_fmt->name : "the stream"),
-        (NULL));
+        ("downstream (%s) accepts neither UYVP nor v210 for %s",
+            elem ? GST_OBJECT_NAME (elem) : "not linked", want->name),
+        ("put videoconvert (or vmi10to8) after st2022src to convert the "
+            "stream's 10-bit 4:2:2 to what %s takes",
+            elem ? GST_OBJECT_NAME (elem) : "downstream"));
+    gst_clear_object (&elem);
+    gst_clear_object (&peer);
     return GST_FLOW_NOT_NEGOTIATED;
   }
 }

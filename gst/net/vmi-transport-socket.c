@@ -81,9 +81,14 @@ typedef struct
   struct sockaddr_storage rx_from[VMI_SOCKET_RX_MSGS];
   union
   {
-    char buf[CMSG_SPACE (sizeof (int))];
+    /* UDP_GRO segment size, SO_RXQ_OVFL drop count */
+    char buf[CMSG_SPACE (sizeof (int)) + CMSG_SPACE (sizeof (guint32))];
     struct cmsghdr align;
   } rx_cmsg[VMI_SOCKET_RX_MSGS];
+  /* datagrams the kernel dropped on a full receive queue (SO_RXQ_OVFL's
+   * 32-bit count, extended) */
+  guint32 rx_ovfl;
+  guint64 rx_dropped;
   guint rx_count, rx_msg;       /* messages received, next one to hand out */
   gsize rx_off;                 /* offset of the next datagram in rx_msg */
 } VmiTransportSocket;
@@ -245,6 +250,8 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
       setsockopt (s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
     s->buffer_size = set_buffer (s->fd, TRUE, cfg->buffer_size);
     s->warning = buffer_advice (TRUE, cfg->buffer_size, s->buffer_size);
+    /* each message then says how many datagrams the full queue cost */
+    setsockopt (s->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
     /* Bound to the group address, the socket sees only that group even when
      * another group shares the port on this host. */
     if (bind (s->fd, (struct sockaddr *) &addr, addr_len) < 0)
@@ -503,6 +510,12 @@ rx_take (VmiTransportSocket * s, VmiRxSlot * slots, guint n)
         memcpy (&g, CMSG_DATA (c), sizeof (g));
         if (g > 0)
           seg = g;
+      } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL
+          && s->rx_off == 0) {
+        guint32 o;
+        memcpy (&o, CMSG_DATA (c), sizeof (o));
+        s->rx_dropped += (guint32) (o - s->rx_ovfl);
+        s->rx_ovfl = o;
       }
     slots[got].data = (const guint8 *) s->rx_iov[s->rx_msg].iov_base +
         s->rx_off;
@@ -619,6 +632,12 @@ vmi_transport_socket_get_warning (VmiTransport * t)
   return ((VmiTransportSocket *) t)->warning;
 }
 
+static void
+vmi_transport_socket_get_stats (VmiTransport * t, VmiTransportStats * stats)
+{
+  stats->rx_dropped = ((VmiTransportSocket *) t)->rx_dropped;
+}
+
 const VmiTransportClass vmi_transport_socket_class = {
   .name = "socket",
   .kind = VMI_TRANSPORT_KIND_SOCKET,
@@ -629,4 +648,5 @@ const VmiTransportClass vmi_transport_socket_class = {
   .recv_burst = vmi_transport_socket_recv_burst,
   .wakeup = vmi_transport_socket_wakeup,
   .get_warning = vmi_transport_socket_get_warning,
+  .get_stats = vmi_transport_socket_get_stats,
 };

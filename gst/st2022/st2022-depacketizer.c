@@ -17,6 +17,7 @@
 
 #include <string.h>
 #include "st2022-private.h"
+#include "st2022-lock.h"
 
 typedef struct
 {
@@ -669,4 +670,19 @@ const St2022Format *
 st2022_depacketizer_get_format (St2022Depacketizer * d)
 {
   return d ? d->fmt : NULL;
+}
+
+gboolean
+st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
+{
+  gint64 ext, rel;
+
+  if (d == NULL || h == NULL || !d->synced || h->format != d->fmt
+      || h->ssrc != d->ssrc)
+    return FALSE;
+  /* forward only: a jump ahead of up to half the sequence space */
+  ext = d->ext_high + (guint16) (h->seq - (guint16) d->ext_high);
+  rel = ext - d->anchor;
+  return rel >= 0 && (guint8) (d->anchor_frcount + rel / d->n) == h->frcount
+      && rel / d->n <= d->last_k + 256;
 }

@@ -704,7 +704,8 @@ GST_START_TEST (test_stats_interval_messages)
   }
   fail_unless (msg != NULL, "no EOS");
   /* 20 frames span 317 ms of PTS: 6 periods and the EOS message */
-  fail_unless (n_src >= 4 && n_src <= 8, "src posted %u", n_src);
+  /* (and more: the receiver posts from its start, silence included) */
+  fail_unless (n_src >= 4, "src posted %u", n_src);
   /* 40 frames take at least 650 ms of clock: 13 periods and EOS */
   fail_unless (n_sink >= 6, "sink posted %u", n_sink);
   gst_element_set_state (pipeline, GST_STATE_NULL);

@@ -1,0 +1,102 @@
+/* gst-vmi: ST 2022-6 stream lock (pure C, GLib only)
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A receiver port is open to anyone on the network.  The stream lock sits in
+ * front of the depacketizer and lets through only the stream it is locked on
+ * (SSRC, payload type, format, and sequence numbers near the highest seen),
+ * so a stray datagram never reaches (and never ends) the frame being
+ * assembled.  A genuine change (a sender restart with a new SSRC or sequence,
+ * a format change, a burst loss beyond the window) is a run of @confirm
+ * consecutive, mutually consistent datagrams that are not the locked stream
+ * and that the locked stream does not interrupt; the lock then moves to it and
+ * hands the run back (copies kept by the lock) so the new stream loses
+ * nothing, not even its first frame.  See docs/st2022-6.md "Stream lock".
+ */
+
+#ifndef __ST2022_LOCK_H__
+#define __ST2022_LOCK_H__
+
+#include "st2022.h"
+
+G_BEGIN_DECLS
+
+/* Datagrams of a new stream needed before the lock moves to it (default of
+ * st2022src's `lock-datagrams`) */
+#define ST2022_LOCK_DEFAULT_CONFIRM 16
+#define ST2022_LOCK_MAX_CONFIRM 256
+/* Sequence numbers accepted around the highest one of the locked stream:
+ * reordering and duplicates behind it, a burst loss ahead of it.  A larger
+ * gap is confirmed like a new stream (and then loses nothing either). */
+#define ST2022_LOCK_WINDOW_BEHIND 64
+#define ST2022_LOCK_WINDOW_AHEAD 64
+
+typedef enum
+{
+  /* the locked stream: push it to the depacketizer */
+  ST2022_LOCK_ACCEPT = 0,
+  /* not a valid ST 2022-6 datagram (or filtered by payload type): push it to
+   * the depacketizer anyway, which counts it as invalid */
+  ST2022_LOCK_INVALID,
+  /* another stream (SSRC, payload type or format): dropped, counted */
+  ST2022_LOCK_FOREIGN,
+  /* the locked stream's SSRC but an implausible sequence number: dropped,
+   * counted */
+  ST2022_LOCK_OUT_OF_WINDOW,
+  /* the lock moved to a new stream: push the datagrams of
+   * st2022_stream_lock_replay() (this one is the last of them) */
+  ST2022_LOCK_RELOCK,
+} St2022LockVerdict;
+
+typedef struct
+{
+  guint64 foreign;              /* datagrams of other streams dropped */
+  guint64 out_of_window;        /* datagrams of the locked SSRC dropped */
+  guint64 locks;                /* streams locked on (the first included) */
+} St2022LockStats;
+
+typedef struct _St2022StreamLock St2022StreamLock;
+
+/* @confirm: 1..ST2022_LOCK_MAX_CONFIRM; NULL otherwise */
+St2022StreamLock *st2022_stream_lock_new (guint confirm);
+void st2022_stream_lock_free (St2022StreamLock * l);
+
+/* Only datagrams with this RTP payload type (-1: any) / SSRC (@filter_ssrc
+ * FALSE: any) are ever locked on; others are INVALID / FOREIGN. */
+void st2022_stream_lock_set_filter (St2022StreamLock * l, gint payload_type,
+    gboolean filter_ssrc, guint32 ssrc);
+
+/* Judges one datagram, filling @hdr when it parses. */
+St2022LockVerdict st2022_stream_lock_push (St2022StreamLock * l,
+    const guint8 * data, gsize len, St2022Header * hdr);
+
+/* After RELOCK: the run that confirmed the new stream, oldest first (@i <
+ * the returned count); valid until the next push. */
+guint st2022_stream_lock_replay_count (St2022StreamLock * l);
+const guint8 *st2022_stream_lock_replay (St2022StreamLock * l, guint i,
+    gsize * len);
+
+/* TRUE when the RELOCK moved to another SSRC, payload type or format, or
+ * back in sequence (the depacketizer must start over); FALSE for a jump
+ * ahead in the same stream, which may be a burst loss. */
+gboolean st2022_stream_lock_relock_is_new_stream (St2022StreamLock * l);
+
+/* Forget the locked stream (e.g. after a signal loss): the next valid
+ * datagram locks at once. */
+void st2022_stream_lock_reset (St2022StreamLock * l);
+gboolean st2022_stream_lock_is_locked (St2022StreamLock * l);
+void st2022_stream_lock_get_stats (St2022StreamLock * l,
+    St2022LockStats * stats);
+
+/* The lock's companion in the depacketizer: TRUE when @hdr (a datagram
+ * ahead of everything received) continues the stream @d is synced on, i.e.
+ * the datagrams in between were lost, not renumbered (its FRCount is the one
+ * its sequence number implies).  Decides how a RELOCK that is not a new
+ * stream is replayed: as is (the loss is counted) or after a flush. */
+gboolean st2022_depacketizer_continues (St2022Depacketizer * d,
+    const St2022Header * hdr);
+
+G_END_DECLS
+
+#endif /* __ST2022_LOCK_H__ */

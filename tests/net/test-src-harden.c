@@ -1,0 +1,650 @@
+/* gst-vmi tests: st2022src against a hostile or unreliable network, fed by
+ * a datagram-level sender written from the reference (tests/net/st2022-ref):
+ * stray datagrams, a flood of SSRCs, sender restarts and sequence jumps,
+ * a slow consumer with kernel receive-queue overflow, and signal loss. The
+ * sender waits for the receiver's frames (appsink) or statistics (bus), never
+ * for a time. */
+
+#include "net-common.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "../../gst/net/gstst2022meta.h"
+
+#define N_PICS 4
+
+typedef struct
+{
+  const RefFormat *f;
+  guint8 **pics;                /* UYVP */
+  guint8 *rasters[N_PICS];
+  int fd;
+  guint16 port;
+  guint n;                      /* datagrams per frame */
+  /* the stream */
+  guint32 ssrc;
+  guint16 seq;
+  guint8 frcount;
+  guint32 rtp_ts;
+  guint64 sent;
+  guint frames_sent;
+} RawSender;
+
+static void
+raw_sender_init (RawSender * s, const RefFormat * f, guint16 port)
+{
+  guint i;
+
+  s->f = f;
+  s->pics = net_make_pictures (f, N_PICS, port);
+  for (i = 0; i < N_PICS; i++) {
+    s->rasters[i] = g_malloc (ref_frame_bytes (f));
+    ref_build_raster (f, s->pics[i], f->width * 5 / 2, s->rasters[i]);
+  }
+  s->fd = ref_udp_sender ();
+  s->port = port;
+  s->n = ref_datagrams (f);
+  s->ssrc = 0x5eed0001;
+  s->seq = 1000;
+  s->frcount = 0;
+  s->rtp_ts = 0;
+  s->sent = 0;
+  s->frames_sent = 0;
+}
+
+static void
+raw_sender_clear (RawSender * s)
+{
+  guint i;
+
+  for (i = 0; i < N_PICS; i++)
+    g_free (s->rasters[i]);
+  net_free_pictures (s->pics, N_PICS);
+  close (s->fd);
+}
+
+static void
+raw_send (RawSender * s, const guint8 * dg)
+{
+  ref_udp_sendto (s->fd, "127.0.0.1", s->port, dg, REF_DATAGRAM);
+}
+
+/* Called after datagram @i of each frame, e.g. to inject strays */
+typedef void (*RawHook) (RawSender * s, guint i, gpointer user_data);
+
+/* One frame: picture frcount % N_PICS, so the receiver can check it */
+static void
+raw_send_frame (RawSender * s, RawHook hook, gpointer user_data)
+{
+  guint8 dg[REF_DATAGRAM];
+  guint i;
+
+  for (i = 0; i < s->n; i++) {
+    ref_pack_datagram (s->f, s->rasters[s->frcount % N_PICS], i, s->seq++,
+        s->rtp_ts, s->ssrc, s->frcount, 0, 98, dg);
+    raw_send (s, dg);
+    s->sent++;
+    if (hook)
+      hook (s, i, user_data);
+  }
+  s->frcount++;
+  s->rtp_ts += ref_rtp_per_frame (s->f);
+  s->frames_sent++;
+}
+
+/* The receiving pipeline: frames checked as they come (not kept: hundreds
+ * of HD frames), element messages collected from a sync handler. */
+typedef struct
+{
+  GstElement *pipeline, *src;
+  RawSender *s;
+  GMutex lock;
+  GCond cond;
+  guint frames, corrupted, mismatched;
+  gint last_frcount;            /* of the last frame out, -1: none */
+  GstStructure *stats;          /* the last st2022-stats */
+  guint n_stats;
+  guint n_timeouts, n_timeouts_lost;
+  guint stats_at_timeout;
+  gchar *error;
+} Rx;
+
+static GstFlowReturn
+rx_new_sample (GstAppSink * sink, gpointer user_data)
+{
+  Rx *rx = user_data;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstBuffer *buf = gst_sample_get_buffer (sample);
+  GstSt2022Meta *m = net_get_meta (buf);
+  gboolean corrupted = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  gboolean bad = FALSE;
+
+  if (!corrupted) {
+    const RefFormat *f = rx->s->f;
+    guint8 *got = net_buffer_to_uyvp (buf, gst_sample_get_caps (sample), f);
+
+    bad = memcmp (got, rx->s->pics[m->frcount % N_PICS],
+        f->width * 5 / 2 * f->height) != 0;
+    g_free (got);
+  }
+  g_mutex_lock (&rx->lock);
+  rx->frames++;
+  rx->corrupted += corrupted;
+  rx->mismatched += bad;
+  rx->last_frcount = m->frcount;
+  g_cond_broadcast (&rx->cond);
+  g_mutex_unlock (&rx->lock);
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+static GstBusSyncReply
+rx_bus (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  Rx *rx = user_data;
+
+  g_mutex_lock (&rx->lock);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && rx->error == NULL) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    rx->error = g_strdup (err->message);
+    g_error_free (err);
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+      && gst_message_has_name (msg, "st2022-stats")) {
+    if (rx->stats)
+      gst_structure_free (rx->stats);
+    rx->stats = gst_structure_copy (gst_message_get_structure (msg));
+    rx->n_stats++;
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+      && gst_message_has_name (msg, "st2022-timeout")) {
+    gboolean lost = FALSE;
+
+    gst_structure_get_boolean (gst_message_get_structure (msg), "signal-lost",
+        &lost);
+    rx->n_timeouts++;
+    rx->n_timeouts_lost += lost;
+    rx->stats_at_timeout = rx->n_stats;
+  }
+  g_cond_broadcast (&rx->cond);
+  g_mutex_unlock (&rx->lock);
+  return GST_BUS_DROP;
+}
+
+static void
+rx_start (Rx * rx, RawSender * s, const gchar * src_props,
+    const gchar * between, GstState state)
+{
+  GstAppSinkCallbacks cb = { NULL, NULL, rx_new_sample };
+  gchar *desc = g_strdup_printf ("st2022src name=src address=127.0.0.1 "
+      "port=%u %s ! %s appsink name=sink sync=false", s->port, src_props,
+      between);
+  GstElement *sink;
+  GstBus *bus;
+
+  memset (rx, 0, sizeof (*rx));
+  rx->s = s;
+  rx->last_frcount = -1;
+  g_mutex_init (&rx->lock);
+  g_cond_init (&rx->cond);
+  rx->pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (rx->pipeline != NULL, "cannot build '%s'", desc);
+  g_free (desc);
+  rx->src = gst_bin_get_by_name (GST_BIN (rx->pipeline), "src");
+  sink = gst_bin_get_by_name (GST_BIN (rx->pipeline), "sink");
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, rx, NULL);
+  gst_object_unref (sink);
+  bus = gst_element_get_bus (rx->pipeline);
+  gst_bus_set_sync_handler (bus, rx_bus, rx, NULL);
+  gst_object_unref (bus);
+  /* live: the socket is bound when the state change returns */
+  fail_unless (gst_element_set_state (rx->pipeline, state) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+rx_stop (Rx * rx)
+{
+  gst_element_set_state (rx->pipeline, GST_STATE_NULL);
+  gst_object_unref (rx->src);
+  gst_object_unref (rx->pipeline);
+  if (rx->stats)
+    gst_structure_free (rx->stats);
+  g_free (rx->error);
+  g_mutex_clear (&rx->lock);
+  g_cond_clear (&rx->cond);
+}
+
+/* Waits (for at most a minute, a hang) until @cond holds, under the lock */
+#define RX_WAIT(R_, C_) G_STMT_START {                                  \
+  gint64 _end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;            \
+  g_mutex_lock (&(R_)->lock);                                             \
+  while (!(C_)) {                                                       \
+    fail_unless ((R_)->error == NULL, "error: %s", (R_)->error);          \
+    fail_unless (g_cond_wait_until (&(R_)->cond, &(R_)->lock, _end),      \
+        "timed out waiting for " #C_);                                  \
+  }                                                                       \
+  g_mutex_unlock (&(R_)->lock);                                           \
+} G_STMT_END
+
+/* The element's counters now (the property) */
+static guint64
+rx_stat (Rx * rx, const gchar * field)
+{
+  GstStructure *s;
+  guint64 v;
+
+  g_object_get (rx->src, "stats", &s, NULL);
+  v = net_stat (s, field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Sends @n frames, each once the receiver has output all but two of the
+ * frames before it (it keeps up, the kernel drops nothing) */
+static void
+send_frames_paced (Rx * rx, RawSender * s, guint n, guint already_out,
+    RawHook hook, gpointer user_data)
+{
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    guint want = already_out + (k >= 2 ? k - 2 : 0);
+
+    RX_WAIT (rx, rx->frames >= want);
+    raw_send_frame (s, hook, user_data);
+  }
+}
+
+/* --- strays ------------------------------------------------------------ */
+
+typedef struct
+{
+  GRand *rand;
+  guint left, foreign, random_seq;
+} Strays;
+
+/* Every 8th frame, one stray: alternately another sender's datagram (its
+ * own SSRC and sequence) and one with our SSRC and a random sequence
+ * number and FRCount, at a varying place in the frame. */
+static void
+stray_hook (RawSender * s, guint i, gpointer user_data)
+{
+  Strays *st = user_data;
+  guint8 dg[REF_DATAGRAM];
+
+  if (st->left == 0 || s->frames_sent % 8 != 3
+      || i != (s->frames_sent * 131) % s->n)
+    return;
+  if (st->left % 2) {
+    ref_pack_datagram (s->f, s->rasters[0], g_rand_int_range (st->rand, 0,
+            s->n), g_rand_int (st->rand), g_rand_int (st->rand),
+        0xbad00000 + st->left, s->frcount, 0, 98, dg);
+    st->foreign++;
+  } else {
+    ref_pack_datagram (s->f, s->rasters[1], i, g_rand_int (st->rand),
+        s->rtp_ts, s->ssrc, g_rand_int (st->rand), 0, 98, dg);
+    st->random_seq++;
+  }
+  raw_send (s, dg);
+  st->left--;
+}
+
+GST_START_TEST (test_strays_corrupt_nothing)
+{
+  const guint FRAMES = 250;
+  RawSender s;
+  Rx rx;
+  Strays st = { g_rand_new_with_seed (15), 30, 0, 0 };
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, FRAMES, 0, stray_hook, &st);
+  RX_WAIT (&rx, rx.frames >= FRAMES);
+
+  fail_unless_equals_int (st.left, 0);
+  fail_unless_equals_int (rx.frames, FRAMES);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames"), FRAMES);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-corrupted"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-dropped"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "format-changes"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-foreign"), st.foreign);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-out-of-window"),
+      st.random_seq);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+  g_rand_free (st.rand);
+}
+
+GST_END_TEST;
+
+/* After every datagram of the stream, one with a new SSRC */
+typedef struct
+{
+  guint left, sent;
+} Flip;
+
+static void
+flip_hook (RawSender * s, guint i, gpointer user_data)
+{
+  Flip *fl = user_data;
+  guint8 dg[REF_DATAGRAM];
+
+  if (fl->left == 0)
+    return;
+  ref_pack_datagram (s->f, s->rasters[2], i, (guint16) (s->seq + 7919 * i),
+      s->rtp_ts, 0x10000000 + fl->left, s->frcount, 0, 98, dg);
+  raw_send (s, dg);
+  fl->left--;
+  fl->sent++;
+}
+
+GST_START_TEST (test_ssrc_flood_costs_nothing)
+{
+  RawSender s;
+  Rx rx;
+  Flip fl = { 45000, 0 };
+  guint frames;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  frames = (45000 + s.n - 1) / s.n;
+  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, frames, 0, flip_hook, &fl);
+  RX_WAIT (&rx, rx.frames >= frames);
+
+  fail_unless_equals_int (fl.sent, 45000);
+  fail_unless_equals_int (rx.frames, frames);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-corrupted"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-foreign"), 45000);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "stream-locks"), 1);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* --- restarts and jumps ------------------------------------------------ */
+
+GST_START_TEST (test_sender_restart_loses_nothing)
+{
+  RawSender s;
+  Rx rx;
+
+  raw_sender_init (&s, &ref_1080i50, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 6, 0, NULL, NULL);
+  /* a restart: new SSRC, sequence and FRCount, from a frame start */
+  s.ssrc = 0x5eed0002;
+  s.seq = 50000;
+  s.frcount = 0;
+  send_frames_paced (&rx, &s, 6, 4, NULL, NULL);
+  /* the same SSRC, its numbering restarted 30000 back */
+  s.seq -= 30000;
+  send_frames_paced (&rx, &s, 6, 8, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 18);
+
+  fail_unless_equals_int (rx.frames, 18);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-dropped"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "stream-locks"), 3);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* The numbering jumps by @jump in the middle of a frame */
+static void
+jump_hook (RawSender * s, guint i, gpointer user_data)
+{
+  gint *jump = user_data;
+
+  if (s->frames_sent == 5 && i == s->n / 3)
+    s->seq += *jump;
+}
+
+static void
+check_jump (gint jump)
+{
+  RawSender s;
+  Rx rx;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 10, 0, jump_hook, &jump);
+  /* frames leave in order: the last one out means all are */
+  RX_WAIT (&rx, rx.last_frcount == 9);
+
+  GST_INFO ("jump %d: %u frames, %u corrupted, stats %" GST_PTR_FORMAT,
+      jump, rx.frames, rx.corrupted, rx.stats);
+  /* the frame it lands in at most: 9 or 10 frames, the others exact */
+  fail_unless (rx.frames >= 9, "%u frames", rx.frames);
+  fail_unless (rx.frames - rx.corrupted >= 9);
+  fail_unless_equals_int (rx.mismatched, 0);
+  /* nothing of the stream's numbering is counted lost beyond that frame */
+  fail_unless (rx_stat (&rx, "packets-lost") < s.n);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-skipped"), 0);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_START_TEST (test_sequence_jump_costs_one_frame)
+{
+  check_jump (30000);
+  check_jump (-30000);
+}
+
+GST_END_TEST;
+
+/* --- slow consumer, kernel overflow ----------------------------------- */
+
+static gboolean
+all_accounted (Rx * rx, guint frames)
+{
+  return rx->stats && net_stat (rx->stats, "frames") + net_stat (rx->stats,
+      "frames-dropped") >= frames;
+}
+
+static gboolean
+all_received (Rx * rx, guint64 datagrams)
+{
+  return rx->stats && net_stat (rx->stats, "packets") >= datagrams;
+}
+
+static GstPadProbeReturn
+hold_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  return GST_PAD_PROBE_OK;
+}
+
+/* A consumer at 100 ms a frame, held still until the whole stream has
+ * arrived, and a sender at the pace of the receive thread: the frames
+ * downstream cannot take are dropped (oldest first) and counted, the
+ * kernel drops nothing, every frame is told: one pushed and held, three
+ * waiting, the others dropped. */
+GST_START_TEST (test_slow_consumer_drops_counted)
+{
+  const guint FRAMES = 24;
+  RawSender s;
+  Rx rx;
+  guint k;
+  GstElement *id;
+  GstPad *pad;
+  gulong probe;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=10", "identity name=slow "
+      "sleep-time=100000 !", GST_STATE_PAUSED);
+  id = gst_bin_get_by_name (GST_BIN (rx.pipeline), "slow");
+  pad = gst_element_get_static_pad (id, "sink");
+  probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK |
+      GST_PAD_PROBE_TYPE_BUFFER, hold_probe, NULL, NULL);
+  fail_unless (gst_element_set_state (rx.pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < FRAMES; k++) {
+    RX_WAIT (&rx, k == 0 || all_received (&rx, s.sent));
+    raw_send_frame (&s, NULL, NULL);
+  }
+  RX_WAIT (&rx, all_received (&rx, s.sent));
+  gst_pad_remove_probe (pad, probe);
+  gst_object_unref (pad);
+  gst_object_unref (id);
+  RX_WAIT (&rx, all_accounted (&rx, FRAMES) && rx.frames ==
+      net_stat (rx.stats, "frames"));
+
+  g_mutex_lock (&rx.lock);
+  GST_INFO ("%" GST_PTR_FORMAT, rx.stats);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "frames"), 4);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "frames-dropped"),
+      FRAMES - 4);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "packets"), s.sent);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "packets-overflow"), 0);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "frames-corrupted"), 0);
+  fail_unless_equals_int (rx.frames, 4);
+  fail_unless_equals_int (rx.mismatched, 0);
+  g_mutex_unlock (&rx.lock);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* A consumer at 100 ms a frame, and a receive thread stalled (before
+ * PLAYING the first frame waits for its caps) while ten frames arrive at a
+ * small socket buffer: the slow consumer costs counted frames, the
+ * overflow counted datagrams, and everything the sender sent is told. */
+GST_START_TEST (test_slow_consumer_and_overflow_counted)
+{
+  const guint FAST = 10, TAIL = 5;
+  RawSender s;
+  Rx rx;
+  guint k;
+  guint64 lost, overflow, packets;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=20 buffer-size=1000000",
+      "identity sleep-time=100000 !", GST_STATE_PAUSED);
+  for (k = 0; k < FAST; k++)
+    raw_send_frame (&s, NULL, NULL);
+  fail_unless (gst_element_set_state (rx.pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  /* the tail shows where the stream went on, so every gap is seen: its
+   * first frame arrives while the stalled backlog is read (and may lose
+   * datagrams too), the others once all before them is told (a later
+   * datagram carries the kernel's drop count) */
+  for (k = 0; k < TAIL; k++) {
+    raw_send_frame (&s, NULL, NULL);
+    RX_WAIT (&rx, all_accounted (&rx, s.frames_sent));
+    g_mutex_lock (&rx.lock);
+    lost = net_stat (rx.stats, "packets-lost");
+    overflow = net_stat (rx.stats, "packets-overflow");
+    g_mutex_unlock (&rx.lock);
+    if (k > 0 && lost == overflow)
+      break;
+  }
+  fail_unless (gst_element_set_state (rx.pipeline, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  g_mutex_lock (&rx.lock);
+  lost = net_stat (rx.stats, "packets-lost");
+  overflow = net_stat (rx.stats, "packets-overflow");
+  packets = net_stat (rx.stats, "packets");
+  GST_INFO ("%" GST_PTR_FORMAT, rx.stats);
+  fail_unless (overflow > 0);
+  fail_unless (net_stat (rx.stats, "frames-dropped") > 0);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "frames") +
+      net_stat (rx.stats, "frames-dropped"), s.frames_sent);
+  fail_unless_equals_uint64 (lost, overflow);
+  fail_unless_equals_uint64 (packets + lost, s.sent);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "packets-foreign") +
+      net_stat (rx.stats, "packets-out-of-window"), 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  g_mutex_unlock (&rx.lock);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* --- signal loss ------------------------------------------------------- */
+
+GST_START_TEST (test_timeout_and_stats_during_silence)
+{
+  RawSender s;
+  Rx rx;
+  guint n_stats;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=30 timeout=200000000", "",
+      GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 4, 0, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 4);
+  /* the sender dies */
+  RX_WAIT (&rx, rx.n_timeouts_lost == 1);
+  g_mutex_lock (&rx.lock);
+  n_stats = rx.stats_at_timeout;
+  g_mutex_unlock (&rx.lock);
+  /* statistics keep coming */
+  RX_WAIT (&rx, rx.n_stats >= n_stats + 3);
+  g_mutex_lock (&rx.lock);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-lost"), 1);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-restored"), 0);
+  g_mutex_unlock (&rx.lock);
+  fail_unless_equals_int (rx.n_timeouts_lost, 1);
+
+  /* another sender: locked at once, its first frame kept */
+  s.ssrc = 0x5eed0003;
+  s.seq = 7;
+  s.frcount = 0;
+  send_frames_paced (&rx, &s, 4, 2, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 8);
+  fail_unless_equals_uint64 (rx_stat (&rx, "signal-restored"), 1);
+  fail_unless_equals_int (rx.frames, 8);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+static Suite *
+src_harden_suite (void)
+{
+  Suite *s = suite_create ("src-harden");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 180);
+  tcase_add_test (tc, test_strays_corrupt_nothing);
+  tcase_add_test (tc, test_ssrc_flood_costs_nothing);
+  tcase_add_test (tc, test_sender_restart_loses_nothing);
+  tcase_add_test (tc, test_sequence_jump_costs_one_frame);
+  tcase_add_test (tc, test_slow_consumer_drops_counted);
+  tcase_add_test (tc, test_slow_consumer_and_overflow_counted);
+  tcase_add_test (tc, test_timeout_and_stats_during_silence);
+  return s;
+}
+
+GST_CHECK_MAIN (src_harden);

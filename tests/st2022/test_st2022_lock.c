@@ -1,0 +1,257 @@
+/* gst-vmi: unit tests of the ST 2022-6 stream lock
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include "st2022.h"
+#include "st2022-lock.h"
+
+typedef struct
+{
+  guint8 data[ST2022_DATAGRAM_SIZE];
+  gsize len;
+} Dg;
+
+/* A valid datagram of format @f */
+static void
+make (Dg * d, const St2022Format * f, guint32 ssrc, guint8 pt, guint16 seq,
+    guint8 frcount, gboolean marker)
+{
+  St2022Header h;
+
+  memset (&h, 0, sizeof (h));
+  h.marker = marker;
+  h.payload_type = pt;
+  h.seq = seq;
+  h.rtp_ts = 1000;
+  h.ssrc = ssrc;
+  h.f = TRUE;
+  h.frcount = frcount;
+  h.cf = f->cf_code;
+  h.frame = f->frame_code;
+  h.frate = f->frate_code;
+  h.sample = f->sample_code;
+  memset (d->data, 0x11, sizeof (d->data));
+  fail_unless_equals_int (st2022_header_pack (&h, d->data, sizeof (d->data)),
+      ST2022_OK);
+  d->len = st2022_header_size (&h) + ST2022_PAYLOAD_SIZE;
+}
+
+static St2022LockVerdict
+push (St2022StreamLock * l, const St2022Format * f, guint32 ssrc, guint8 pt,
+    guint16 seq)
+{
+  Dg d;
+  St2022Header h;
+
+  make (&d, f, ssrc, pt, seq, 0, FALSE);
+  return st2022_stream_lock_push (l, d.data, d.len, &h);
+}
+
+static void
+check_stats (St2022StreamLock * l, guint64 foreign, guint64 oow,
+    guint64 locks)
+{
+  St2022LockStats s;
+
+  st2022_stream_lock_get_stats (l, &s);
+  fail_unless_equals_uint64 (s.foreign, foreign);
+  fail_unless_equals_uint64 (s.out_of_window, oow);
+  fail_unless_equals_uint64 (s.locks, locks);
+}
+
+GST_START_TEST (test_lock_strays)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (4);
+  guint16 seq;
+  Dg junk;
+  St2022Header h;
+
+  fail_unless (st2022_stream_lock_new (0) == NULL);
+  fail_unless (st2022_stream_lock_new (ST2022_LOCK_MAX_CONFIRM + 1) == NULL);
+  fail_unless (!st2022_stream_lock_is_locked (l));
+  /* the first valid datagram locks at once */
+  fail_unless_equals_int (push (l, f, 7, 98, 100), ST2022_LOCK_ACCEPT);
+  fail_unless (st2022_stream_lock_is_locked (l));
+  for (seq = 101; seq < 200; seq++) {
+    fail_unless_equals_int (push (l, f, 7, 98, seq), ST2022_LOCK_ACCEPT);
+    /* strays between every datagram: never a run */
+    fail_unless_equals_int (push (l, f, 1000 + seq, 98, seq),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 7, 98, seq + 30000),
+        ST2022_LOCK_OUT_OF_WINDOW);
+  }
+  /* another payload type or format is another stream */
+  fail_unless_equals_int (push (l, f, 7, 99, 200), ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, st2022_format_get (1), 7, 98, 200),
+      ST2022_LOCK_FOREIGN);
+  /* the window: reordering behind, a burst loss ahead */
+  fail_unless_equals_int (push (l, f, 7, 98, 199 - ST2022_LOCK_WINDOW_BEHIND),
+      ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98,
+          198 - ST2022_LOCK_WINDOW_BEHIND), ST2022_LOCK_OUT_OF_WINDOW);
+  fail_unless_equals_int (push (l, f, 7, 98, 199 + ST2022_LOCK_WINDOW_AHEAD),
+      ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98,
+          200 + 2 * ST2022_LOCK_WINDOW_AHEAD), ST2022_LOCK_OUT_OF_WINDOW);
+  /* not ST 2022-6 at all: the depacketizer counts it */
+  memset (junk.data, 0x5a, sizeof (junk.data));
+  fail_unless_equals_int (st2022_stream_lock_push (l, junk.data, 100, &h),
+      ST2022_LOCK_INVALID);
+  check_stats (l, 99 + 2, 99 + 2, 1);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* A restarted sender (new SSRC, new sequence) takes over after @confirm
+ * datagrams, all of which are handed back; a burst of another SSRC that
+ * the locked stream interrupts never does. */
+GST_START_TEST (test_lock_relock)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (4);
+  guint i;
+
+  fail_unless_equals_int (push (l, f, 7, 98, 100), ST2022_LOCK_ACCEPT);
+  /* three of another stream, then ours: no switch */
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (push (l, f, 8, 98, 5000 + i),
+        ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, f, 7, 98, 101), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 8, 98, 5003), ST2022_LOCK_FOREIGN);
+  check_stats (l, 4, 0, 1);
+  /* the old sender stops; four in a row (one lost between) of the new */
+  fail_unless_equals_int (push (l, f, 9, 98, 60000), ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, f, 9, 98, 60001), ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, f, 9, 98, 60003), ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, f, 9, 98, 60004), ST2022_LOCK_RELOCK);
+  fail_unless (st2022_stream_lock_relock_is_new_stream (l));
+  fail_unless_equals_int (st2022_stream_lock_replay_count (l), 4);
+  for (i = 0; i < 4; i++) {
+    gsize len;
+    const guint8 *d = st2022_stream_lock_replay (l, i, &len);
+    St2022Header h;
+
+    fail_unless (d != NULL);
+    fail_unless_equals_int (st2022_header_parse (d, len, &h, NULL),
+        ST2022_OK);
+    fail_unless_equals_int (h.ssrc, 9);
+    fail_unless_equals_int (h.seq, i < 2 ? 60000 + i : 60001 + i);
+  }
+  fail_unless (st2022_stream_lock_replay (l, 4, NULL) == NULL);
+  /* the run's members were the new stream, not strays */
+  check_stats (l, 4, 0, 2);
+  fail_unless_equals_int (push (l, f, 9, 98, 60005), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (st2022_stream_lock_replay_count (l), 0);
+  fail_unless_equals_int (push (l, f, 7, 98, 102), ST2022_LOCK_FOREIGN);
+
+  /* the same SSRC far ahead: a jump (or a long loss), same stream */
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (push (l, f, 9, 98, 62000 + i),
+        ST2022_LOCK_OUT_OF_WINDOW);
+  fail_unless_equals_int (push (l, f, 9, 98, 62003), ST2022_LOCK_RELOCK);
+  fail_unless (!st2022_stream_lock_relock_is_new_stream (l));
+  /* ... and behind: the sender restarted its numbering */
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (push (l, f, 9, 98, 30000 + i),
+        ST2022_LOCK_OUT_OF_WINDOW);
+  fail_unless_equals_int (push (l, f, 9, 98, 30003), ST2022_LOCK_RELOCK);
+  fail_unless (st2022_stream_lock_relock_is_new_stream (l));
+  check_stats (l, 5, 0, 4);
+
+  /* after a reset the next datagram locks at once */
+  st2022_stream_lock_reset (l);
+  fail_unless_equals_int (push (l, f, 11, 98, 1), ST2022_LOCK_ACCEPT);
+  check_stats (l, 5, 0, 5);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_lock_filters)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (1);
+  guint i;
+
+  st2022_stream_lock_set_filter (l, 96, TRUE, 42);
+  fail_unless_equals_int (push (l, f, 42, 98, 1), ST2022_LOCK_INVALID);
+  /* a filtered SSRC never locks, however many come */
+  for (i = 0; i < 10; i++)
+    fail_unless_equals_int (push (l, f, 41, 96, i), ST2022_LOCK_FOREIGN);
+  fail_unless (!st2022_stream_lock_is_locked (l));
+  fail_unless_equals_int (push (l, f, 42, 96, 100), ST2022_LOCK_ACCEPT);
+  check_stats (l, 10, 0, 1);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* st2022_depacketizer_continues(): a datagram after a loss, or one of a
+ * renumbered stream */
+static gboolean
+begin_decline (gpointer u, const St2022Format * f, const St2022Header * h,
+    St2022Target * t)
+{
+  return FALSE;
+}
+
+static void
+end_nothing (gpointer u, St2022Target * t, const St2022FrameInfo * i)
+{
+}
+
+GST_START_TEST (test_depacketizer_continues)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022DepacketizerCallbacks cb = { begin_decline, end_nothing, NULL };
+  St2022Depacketizer *d = st2022_depacketizer_new (&cb, NULL);
+  guint n = f->datagrams_per_frame, i;
+  St2022Header h;
+  Dg dg;
+
+  make (&dg, f, 5, 98, 0, 3, FALSE);
+  st2022_header_parse (dg.data, dg.len, &h, NULL);
+  fail_unless (!st2022_depacketizer_continues (d, &h));
+  /* frame 3 from its start (the first datagram is taken as one) */
+  for (i = 0; i < 10; i++) {
+    make (&dg, f, 5, 98, i, 3, FALSE);
+    st2022_depacketizer_push (d, dg.data, dg.len, 0);
+  }
+  /* two frames later, FRCount 5: the stream goes on after a loss */
+  make (&dg, f, 5, 98, 2 * n + 7, 5, FALSE);
+  st2022_header_parse (dg.data, dg.len, &h, NULL);
+  fail_unless (st2022_depacketizer_continues (d, &h));
+  /* the same place with another FRCount: renumbered */
+  make (&dg, f, 5, 98, 2 * n + 7, 9, FALSE);
+  st2022_header_parse (dg.data, dg.len, &h, NULL);
+  fail_unless (!st2022_depacketizer_continues (d, &h));
+  /* another SSRC */
+  make (&dg, f, 6, 98, 2 * n + 7, 5, FALSE);
+  st2022_header_parse (dg.data, dg.len, &h, NULL);
+  fail_unless (!st2022_depacketizer_continues (d, &h));
+  st2022_depacketizer_free (d);
+}
+
+GST_END_TEST;
+
+static Suite *
+st2022_lock_suite (void)
+{
+  Suite *s = suite_create ("st2022-lock");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_lock_strays);
+  tcase_add_test (tc, test_lock_relock);
+  tcase_add_test (tc, test_lock_filters);
+  tcase_add_test (tc, test_depacketizer_continues);
+  return s;
+}
+
+GST_CHECK_MAIN (st2022_lock);
