@@ -56,11 +56,31 @@ st2022_datagram_spans_full (const St2022Format * fmt, guint index,
 /* UYVP black: Cb=0x200 Y=0x040 Cr=0x200 Y=0x040 packed MSB first */
 static const guint8 uyvp_black[5] = { 0x80, 0x04, 0x08, 0x00, 0x40 };
 
+/* The spans of the next datagram from *@i on that @map marks missing
+ * (*@i then points past it): how many (0..2), or -1 when none is left. */
+static int
+next_missing_spans (const St2022Format * fmt, const guint32 * map, guint * i,
+    St2022Span spans[2])
+{
+  for (; *i < fmt->datagrams_per_frame; (*i)++) {
+    /* skip whole clean words quickly */
+    if ((*i % 32) == 0 && map[*i / 32] == 0) {
+      *i += 31;
+      continue;
+    }
+    if (map[*i / 32] & (1u << (*i % 32)))
+      return st2022_datagram_spans (fmt, (*i)++, spans);
+  }
+  return -1;
+}
+
 int
 st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
     guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
 {
+  St2022Span spans[2];
   guint i;
+  int n, k;
 
   if (fmt == NULL || missing_map == NULL || dst == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
@@ -68,17 +88,8 @@ st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
           fmt->active_bytes))
     return ST2022_ERROR_INVALID_ARGUMENT;
 
-  for (i = 0; i < fmt->datagrams_per_frame; i++) {
-    St2022Span spans[2];
-    int n, k;
-
-    if (!(missing_map[i / 32] & (1u << (i % 32)))) {
-      /* skip whole clean words quickly */
-      if ((i % 32) == 0 && missing_map[i / 32] == 0)
-        i += 31;
-      continue;
-    }
-    n = st2022_datagram_spans (fmt, i, spans);
+  i = 0;
+  while ((n = next_missing_spans (fmt, missing_map, &i, spans)) >= 0) {
     for (k = 0; k < n; k++) {
       guint8 *d = dst + (gsize) spans[k].row * dst_stride + spans[k].offset;
       if (prev) {
@@ -98,9 +109,11 @@ int
 st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
     guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
 {
+  St2022Span spans[2];
   gsize row_bytes;
   guint i, last;
   guint8 black[15];
+  int n, k;
 
   if (fmt == NULL || missing_map == NULL || dst == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
@@ -111,16 +124,8 @@ st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
     black[i] = uyvp_black[i % 5];
   last = (fmt->active_bytes - 1) / 15;
 
-  for (i = 0; i < fmt->datagrams_per_frame; i++) {
-    St2022Span spans[2];
-    int n, k;
-
-    if (!(missing_map[i / 32] & (1u << (i % 32)))) {
-      if ((i % 32) == 0 && missing_map[i / 32] == 0)
-        i += 31;
-      continue;
-    }
-    n = st2022_datagram_spans (fmt, i, spans);
+  i = 0;
+  while ((n = next_missing_spans (fmt, missing_map, &i, spans)) >= 0) {
     for (k = 0; k < n; k++) {
       /* the 6-pixel blocks the span touches, whole */
       guint j0 = spans[k].offset / 15;
