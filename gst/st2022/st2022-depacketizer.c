@@ -334,16 +334,42 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
       s->accepted = t->size >= fmt->frame_bytes;
     else if (t->type == ST2022_TARGET_UYVP)
       s->accepted = t->stride >= fmt->active_bytes &&
-          t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes;
+          t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes
+          && (t->blank == NULL || t->blank_size >= fmt->frame_bytes);
     else if (t->type == ST2022_TARGET_V210)
       s->accepted = t->stride >= d->v210_stride &&
-          t->size >= (gsize) (fmt->height - 1) * t->stride + d->v210_stride;
+          t->size >= (gsize) (fmt->height - 1) * t->stride + d->v210_stride
+          && (t->blank == NULL || t->blank_size >= fmt->frame_bytes);
     else
       s->accepted = FALSE;
   }
   if (!s->accepted)
     d->stats.frames_dropped++;
   return s;
+}
+
+/* With a blanking buffer, the rest of datagram @idx (what lies between
+ * its @n picture spans) into it */
+static void
+copy_blank (St2022Depacketizer * d, const St2022Target * t, guint idx,
+    const guint8 * payload, const St2022Span * spans, const guint * src,
+    int n)
+{
+  gsize base = (gsize) idx * ST2022_PAYLOAD_SIZE;
+  guint pos = 0, end = idx == d->n - 1 ? d->fmt->last_payload_bytes :
+      ST2022_PAYLOAD_SIZE;
+  int k;
+
+  if (t->blank == NULL)
+    return;
+  for (k = 0; k <= n; k++) {
+    guint stop = k < n ? src[k] : end;
+
+    if (stop > pos)
+      memcpy (t->blank + base + pos, payload + pos, stop - pos);
+    if (k < n)
+      pos = src[k] + spans[k].length;
+  }
 }
 
 /* Copy the active picture bytes of datagram @idx into a UYVP picture:
@@ -360,6 +386,7 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   for (k = 0; k < n; k++)
     memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
         payload + src[k], spans[k].length);
+  copy_blank (d, t, idx, payload, spans, src, n);
 }
 
 /* One 6-pixel block of packed bytes (@len: 15, or less for a row's last
@@ -444,6 +471,7 @@ copy_to_v210 (St2022Depacketizer * d, Slot * s, guint idx,
         edge_v210 (d, s, idx, row, j, j * 15, e, rowbytes, FALSE);
     }
   }
+  copy_blank (d, t, idx, payload, spans, src, n);
 }
 
 /* Try to find a frame start from this datagram and the previous one */

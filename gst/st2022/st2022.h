@@ -417,6 +417,13 @@ typedef struct
   gsize stride;                 /* UYVP: >= active_bytes; v210: >= min_stride
                                  * (st2022_picture_min_stride()) */
   gpointer user_data;
+  /* UYVP and v210 only, optional (NULL: none): a raster-shaped buffer
+   * of at least frame_bytes that also receives every byte that is NOT
+   * active picture (HANC, vertical blanking lines, TRS), at its raster
+   * offset, so that ancillary data can be read without a second copy of
+   * the picture */
+  guint8 *blank;
+  gsize blank_size;
 } St2022Target;
 
 /**

@@ -41,6 +41,7 @@ typedef struct
   GArray *frames;               /* FrameRec */
   GPtrArray *formats;           /* format_changed new formats */
   const St2022Format *fmt;      /* current allocation */
+  guint8 *blank;                /* optional blanking buffer (frame_bytes) */
 } Ctx;
 
 static gboolean
@@ -76,6 +77,10 @@ cb_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
   t->size = c->size;
   t->stride = c->stride;
   t->user_data = GUINT_TO_POINTER (b);
+  if (c->blank) {
+    t->blank = c->blank;
+    t->blank_size = fmt->frame_bytes;
+  }
   return TRUE;
 }
 
@@ -134,6 +139,7 @@ ctx_clear (Ctx * c)
   g_ptr_array_free (c->formats, TRUE);
   for (i = 0; i < N_BUFS; i++)
     g_free (c->buf[i]);
+  g_free (c->blank);
 }
 
 #define FRAME(c, i) (&g_array_index ((c)->frames, FrameRec, (i)))
@@ -461,6 +467,8 @@ GST_START_TEST (test_roundtrip_all_formats)
 
       ctx_init (&c, t == 0 ? ST2022_TARGET_RASTER : t == 1 ?
           ST2022_TARGET_UYVP : ST2022_TARGET_V210);
+      if (t == 2)
+        c.blank = g_malloc0 (f->frame_bytes);
       d = st2022_depacketizer_new (&callbacks, &c);
       for (i = 0; i < 2 * N; i++)
         push (d, &dgs[i]);
@@ -480,11 +488,21 @@ GST_START_TEST (test_roundtrip_all_formats)
         fail_unless (memcmp (v210_back, v210 + vs, vs * (f->height - 1)) ==
             0);
       } else if (t == 2) {
+        guint line;
+
         /* v210 straight from the datagrams equals v210 read from the
          * raster, padding included */
         for (i = 0; i < 2; i++)
           fail_unless_equals_int (v210_rows_bad (f, c.buf[FRAME (&c,
                           i)->buf], c.stride, r[i], NULL, NULL), 0);
+        /* the blanking buffer holds frame 1's non-picture bytes */
+        for (line = 1; line <= f->total_lines; line++) {
+          gsize o = (gsize) (line - 1) * f->line_bytes;
+          gsize len = st2022_format_line_to_row (f, line) < 0 ?
+              f->line_bytes : f->active_offset;
+          fail_unless (memcmp (c.blank + o, r[1] + o, len) == 0, "%s line %u",
+              f->name, line);
+        }
       } else {
         guint bad = 0;
         for (i = 0; i < 2; i++) {
