@@ -271,7 +271,7 @@ put32 (guint8 * p, guint32 v)
 
 gboolean
 pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
-    guint16 udp_port)
+    guint16 udp_port, gboolean with_gaps)
 {
   FILE *f = fopen (path, "wb");
   guint8 gh[24] = { 0 }, fr[64];
@@ -297,6 +297,8 @@ pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
     guint32 rh[4];
     guint caplen, len = r->wire - 24;
 
+    if (r->kind == PA_REC_GAP && !with_gaps)
+      continue;
     memset (fr, 0, sizeof (fr));
     if (r->kind == PA_REC_GAP) {
       static const guint8 dst[6] = { 0x01, 0x80, 0xc2, 0, 0, 1 };

@@ -61,9 +61,10 @@ guint64 pa_wire_short_counts (PaWire * w);
 
 /* The record as a capture (ns timestamps = wire start times; media frames
  * truncated after their RTP header, gap frames after the opcode) for
- * tools/vmi-analyze; @from: first record to write */
+ * tools/vmi-analyze; @from: first record to write; @with_gaps: FALSE
+ * writes the media frames only (the analyzer skips the rest) */
 gboolean pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
-    guint16 udp_port);
+    guint16 udp_port, gboolean with_gaps);
 
 /* the core's format of @f (fails the test when there is none) */
 const St2022Format *pa_core_format (const RefFormat * f);
