@@ -50,6 +50,8 @@ void pa_wire_finish (PaWire * w);
 void pa_wire_free (PaWire * w);
 
 const PaRecord *pa_wire_records (PaWire * w, guint * n);
+/* frames on the wire so far (any thread) */
+guint pa_wire_n_records (PaWire * w);
 /* datagram @i of the captured media (1400 bytes), NULL past the end */
 const guint8 *pa_wire_datagram (PaWire * w, guint i);
 guint pa_wire_n_datagrams (PaWire * w);
