@@ -611,20 +611,14 @@ GST_END_TEST;
 GST_START_TEST (test_error_bad_destination_mac)
 {
   gchar *eal = dpdk_test_eal_args ("--vdev net_null0");
+  /* the last host= wins over sink_error()'s multicast one */
   gchar *props = g_strdup_printf ("host=10.9.8.7 destination-mac=zz "
       "bind-address=10.9.8.1 dpdk-eal-args=\"%s\"", eal);
-  GError *err;
-  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=UYVP,width=1280,height=720,framerate=60000/1001 ! "
-      "st2022sink transport=dpdk %s", props);
-  GstElement *p = gst_parse_launch (desc, NULL);
+  GError *err = sink_error (props, NULL);
 
-  err = dpdk_expect_error (p, 30, NULL);
   assert_error_has (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
       "destination-mac 'zz' is not a MAC address");
   g_error_free (err);
-  gst_object_unref (p);
-  g_free (desc);
   g_free (props);
   g_free (eal);
 }
@@ -638,18 +632,12 @@ GST_START_TEST (test_error_no_arp_reply)
   gchar *eal = dpdk_test_eal_args ("--vdev net_null0");
   gchar *props = g_strdup_printf ("host=10.9.8.7 bind-address=10.9.8.1 "
       "dpdk-eal-args=\"%s\"", eal);
-  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=UYVP,width=1280,height=720,framerate=60000/1001 ! "
-      "st2022sink transport=dpdk %s", props);
-  GstElement *p = gst_parse_launch (desc, NULL);
-  GError *err = dpdk_expect_error (p, 30, NULL);
+  GError *err = sink_error (props, NULL);
 
   assert_error_has (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
       "no ARP reply from 10.9.8.7");
   fail_unless (strstr (err->message, "destination-mac") != NULL);
   g_error_free (err);
-  gst_object_unref (p);
-  g_free (desc);
   g_free (props);
   g_free (eal);
 }
