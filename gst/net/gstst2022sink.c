@@ -191,12 +191,14 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022sink, "st2022sink",
     GST_DEBUG_CATEGORY_INIT (gst_st2022_sink_debug, "st2022sink", 0,
         "ST 2022-6 sender"));
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
-        "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
-        "framerate = (fraction) [ 0, MAX ]"));
+/* Any raster in the two packings: what caps queries and accept-caps let
+ * through so that a size we cannot send reaches set_caps() and its error
+ * naming what we can send, however the caps arrive (through a queue, a
+ * capsfilter). The pad template lists the exact formats. */
+static GstStaticCaps any_raster_caps =
+GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
+    "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
+    "framerate = (fraction) [ 0, MAX ]");
 
 static void gst_st2022_sink_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -437,7 +439,13 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  {
+    GstCaps *caps = gst_st2022_supported_caps ();
+
+    gst_element_class_add_pad_template (element_class,
+        gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+    gst_caps_unref (caps);
+  }
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 sink", "Sink/Network/Video",
       "Sends raw video as a paced SMPTE ST 2022-6 stream",
@@ -813,13 +821,18 @@ gst_st2022_sink_unlock_stop (GstBaseSink * bsink)
   return TRUE;
 }
 
-/* Upstream is offered exactly the rasters the format table has, so
- * auto-negotiation (videotestsrc ! st2022sink) picks one we can send. */
+/* Upstream is offered the rasters the format table has first, so
+ * auto-negotiation (videotestsrc ! st2022sink) picks one we can send; then
+ * any raster, so that caps we cannot send still link and negotiate and
+ * set_caps() can say what we can send instead of a bare "could not link" or
+ * "not-negotiated" upstream. */
 static GstCaps *
 gst_st2022_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
 {
   GstCaps *caps = gst_st2022_supported_caps ();
 
+  caps = gst_caps_make_writable (caps);
+  gst_caps_append (caps, gst_static_caps_get (&any_raster_caps));
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, caps,
         GST_CAPS_INTERSECT_FIRST);
@@ -984,7 +997,7 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
-/* Accept-caps against the broad template, not the exact list: caps without
+/* Accept-caps against any raster, not the exact list: caps without
  * field-order or colorimetry (rawvideoparse) must pass, and a size we cannot
  * send must reach set_caps() to get an error naming what we can send. */
 static gboolean
@@ -994,7 +1007,7 @@ gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
     GstCaps *caps, *templ;
 
     gst_query_parse_accept_caps (query, &caps);
-    templ = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
+    templ = gst_static_caps_get (&any_raster_caps);
     gst_query_set_accept_caps_result (query,
         gst_caps_is_subset (caps, templ));
     gst_caps_unref (templ);
