@@ -182,6 +182,10 @@ struct _GstSt2022Sink
   /* stats: written by the streaming thread, copied under the object lock */
   GstSt2022Stats stats;
   GstClockTime last_post;
+  /* late frames since the last warning, the worst of them, and when that
+   * warning went out (streaming thread) */
+  guint64 late_unwarned;
+  gint64 late_worst, late_warned_mono;
 };
 
 #define gst_st2022_sink_parent_class parent_class
@@ -771,6 +775,9 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->have_last_rtp = FALSE;
   self->next_free_mono = 0;
   self->last_post = GST_CLOCK_TIME_NONE;
+  self->late_unwarned = 0;
+  self->late_worst = 0;
+  self->late_warned_mono = 0;
   g_atomic_int_set (&self->flushing, 0);
   self->tx_stop = FALSE;
   g_clear_error (&self->tx_error);
@@ -1152,6 +1159,48 @@ gst_st2022_sink_tx_thread (gpointer data)
   return NULL;
 }
 
+/* at most one "cannot keep real time" warning per this many ns */
+#define LATE_WARN_INTERVAL (5 * GST_SECOND)
+
+/* A frame that leaves @late ns after its launch time: a QoS message for
+ * each (as sinks tell they are late), and now and then a warning saying by
+ * how much the sender misses real time. */
+static void
+gst_st2022_sink_report_late (GstSt2022Sink * self, GstClockTime rt,
+    GstClockTime pts, GstClockTime period, gint64 late, gint64 now)
+{
+  GstMessage *qos;
+  guint64 frames, late_total;
+
+  GST_OBJECT_LOCK (self);
+  frames = self->stats.frames;
+  late_total = self->stats.frames_late;
+  GST_OBJECT_UNLOCK (self);
+  qos = gst_message_new_qos (GST_OBJECT (self), TRUE, rt, GST_CLOCK_TIME_NONE,
+      pts, period);
+  /* jitter > 0: late; proportion: how far behind real time, in frames */
+  gst_message_set_qos_values (qos, late, 1.0 + (gdouble) late / period, 0);
+  gst_message_set_qos_stats (qos, GST_FORMAT_BUFFERS, frames, 0);
+  gst_element_post_message (GST_ELEMENT (self), qos);
+
+  self->late_unwarned++;
+  self->late_worst = MAX (self->late_worst, late);
+  if (self->late_warned_mono != 0
+      && now - self->late_warned_mono < (gint64) LATE_WARN_INTERVAL)
+    return;
+  GST_ELEMENT_WARNING (self, CORE, CLOCK,
+      ("st2022sink cannot keep real time: %" G_GUINT64_FORMAT " frame(s) "
+          "left up to %.1f ms (%.1f frames) after their launch time (%"
+          G_GUINT64_FORMAT " late in all). Upstream delivers frames too late "
+          "or the machine is too loaded; raise processing-deadline, lower "
+          "the load, or check the upstream elements' QoS.",
+          self->late_unwarned, self->late_worst / 1e6,
+          (gdouble) self->late_worst / period, late_total), (NULL));
+  self->late_unwarned = 0;
+  self->late_worst = 0;
+  self->late_warned_mono = now;
+}
+
 static GstFlowReturn
 gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
@@ -1268,6 +1317,8 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     GST_OBJECT_LOCK (self);
     self->stats.frames_late++;
     GST_OBJECT_UNLOCK (self);
+    gst_st2022_sink_report_late (self, rt, GST_BUFFER_PTS (buffer), period,
+        now - start_mono, now);
     start_mono = MAX (now, self->next_free_mono);
   }
   self->next_free_mono = start_mono + period;

@@ -94,8 +94,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 /* datagrams per recv_burst() */
 #define RX_BURST 64
 /* how long the stream may pause before a frame still waiting for its end
- * is given up and pushed (frame periods) */
-#define IDLE_FLUSH_FRAMES 8
+ * is given up and pushed: a sender never pauses inside a frame, but a
+ * loaded sending host may be descheduled for a while (µs) */
+#define IDLE_FLUSH_US (500 * 1000)
 /* longest wait in recv_burst(): the receive thread's clock tick for
  * timeouts and statistics during silence */
 #define RX_TIMEOUT_US 20000
@@ -1001,8 +1002,7 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
   gint64 silent = now_mono - self->last_rx_mono;
   guint64 timeout;
 
-  if (self->in_progress > 0 && fmt && silent > IDLE_FLUSH_FRAMES *
-      (gint64) fmt->fps_d * G_USEC_PER_SEC / fmt->fps_n) {
+  if (self->in_progress > 0 && fmt && silent > IDLE_FLUSH_US) {
     st2022_depacketizer_flush (self->depay);
     gst_st2022_src_update_stats (self);
   }

@@ -303,6 +303,13 @@ GST_START_TEST (test_strays_corrupt_nothing)
   send_frames_paced (&rx, &s, FRAMES, 0, stray_hook, &st);
   RX_WAIT (&rx, rx.frames >= FRAMES);
 
+  {
+    GstStructure *stats;
+
+    g_object_get (rx.src, "stats", &stats, NULL);
+    GST_INFO ("%" GST_PTR_FORMAT, stats);
+    gst_structure_free (stats);
+  }
   fail_unless_equals_int (st.left, 0);
   fail_unless_equals_int (rx.frames, FRAMES);
   fail_unless_equals_int (rx.corrupted, 0);
