@@ -48,6 +48,7 @@
 #include "gstst2022sink.h"
 #include "gstst2022common.h"
 #include "gstst2022meta.h"
+#include "vmi-tx-engine.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
 #include "pool/gstvmibufferpool.h"
@@ -76,13 +77,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
 /* GstBaseSink's processing-deadline, our default (see init) */
 #define DEFAULT_PROCESSING_DEADLINE (60 * GST_MSECOND)
 
-/* Software pacing: one deadline per batch of about this much wire time;
- * the thread sleeps until SPIN_NS before it and spins the rest. */
-#define PACING_BATCH_NS (100 * GST_USECOND)
-#define PACING_SPIN_NS (10 * GST_USECOND)
-/* longest uninterrupted sleep: how soon flushing stops a paced frame */
-#define PACING_SLICE_NS (5 * GST_MSECOND)
-
 enum
 {
   PROP_0,
@@ -108,18 +102,6 @@ enum
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
 };
-
-/* two rasters: one being sent, one being built */
-#define N_JOBS 2
-
-typedef struct
-{
-  gboolean busy;                /* queued or being sent */
-  guint8 *raster;
-  guint32 rtp;
-  gint64 start_mono;            /* launch time of datagram 0, CLOCK_MONOTONIC */
-  gboolean paced;
-} GstSt2022SinkJob;
 
 struct _GstSt2022Sink
 {
@@ -148,36 +130,18 @@ struct _GstSt2022Sink
 
   /* streaming state */
   VmiTransport *t;
+  VmiTxEngine *engine;
   GstVideoInfo vinfo;
   const St2022Format *fmt;
   St2022PixelFormat pixfmt;
   St2022RasterWriter *writer;
-  gsize raster_size;
   GstClockTime period;
-
-  /* The transmit thread paces frame N while render() builds the raster of
-   * frame N+1, so a frame's datagrams can fill its whole period. tx_lock
-   * guards jobs, queue, tx_stop and tx_error; the packetizer, pkts, iov and
-   * dgrams belong to the transmit thread. */
-  GThread *tx_thread;
-  GMutex tx_lock;
-  GCond tx_cond;
-  GstSt2022SinkJob jobs[N_JOBS];
-  GQueue tx_queue;              /* jobs to send, oldest first */
-  gboolean tx_stop;
-  GError *tx_error;
-  St2022Packetizer *pkt;
-  St2022Datagram *pkts;         /* headers + payload pointers of a frame */
-  struct iovec *iov;            /* 2 per datagram: header, payload */
-  VmiTxDatagram *dgrams;
-  guint n_dgrams;
   guint32 cur_ssrc;
   guint32 rtp_offset;
   guint32 last_rtp;
   gboolean have_last_rtp;
   guint32 rtp_per_frame;        /* rounded, for non-timestamped input */
   gint64 next_free_mono;        /* end of the previous frame's send, ns */
-  gint flushing;                /* atomic */
 
   /* stats: written by the streaming thread, copied under the object lock */
   GstSt2022Stats stats;
@@ -224,7 +188,7 @@ static gboolean gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event);
 static gboolean gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query);
 static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
-static gpointer gst_st2022_sink_tx_thread (gpointer data);
+static void gst_st2022_sink_collect_stats (GstSt2022Sink * self);
 
 static void
 gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
@@ -496,9 +460,6 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->pacing_windows = DEFAULT_PROP_PACING_WINDOWS;
   self->underrun = DEFAULT_PROP_UNDERRUN;
   self->tx_cpu = DEFAULT_PROP_TX_CPU;
-  g_mutex_init (&self->tx_lock);
-  g_cond_init (&self->tx_cond);
-  g_queue_init (&self->tx_queue);
 
   /* sync stays TRUE: it selects clock-driven pacing (see render) */
   gst_base_sink_set_sync (GST_BASE_SINK (self), TRUE);
@@ -521,8 +482,6 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->destination_mac);
   g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
-  g_mutex_clear (&self->tx_lock);
-  g_cond_clear (&self->tx_cond);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -666,6 +625,7 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       g_value_set_int (value, self->tx_cpu);
       break;
     case PROP_STATS:
+      gst_st2022_sink_collect_stats (self);
       g_value_take_boxed (value,
           gst_st2022_stats_to_structure (&self->stats, TRUE));
       break;
@@ -678,69 +638,70 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The transmit engine's counters into self->stats (object lock held) */
+static void
+gst_st2022_sink_collect_stats (GstSt2022Sink * self)
+{
+  VmiTxEngineStats es;
+
+  if (self->engine == NULL)
+    return;
+  vmi_tx_engine_get_stats (self->engine, &es);
+  self->stats.packets = es.packets;
+  self->stats.bytes = es.bytes;
+  self->stats.frames = es.frames;
+  self->stats.underruns = es.underruns;
+  self->stats.frames_repeated = es.frames_repeated;
+  self->stats.gap_frames = es.gap_frames;
+  self->stats.gap_bytes = es.gap_bytes;
+}
+
 static void
 gst_st2022_sink_post_stats (GstSt2022Sink * self)
 {
   GstStructure *s;
 
   GST_OBJECT_LOCK (self);
+  gst_st2022_sink_collect_stats (self);
   s = gst_st2022_stats_to_structure (&self->stats, TRUE);
   GST_OBJECT_UNLOCK (self);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
-/* Waits until the transmit thread has sent every queued frame or, when
- * flushing, dropped it (it then stops within a pacing slice), so the frame
- * state can be freed or replaced safely. */
-static void
-gst_st2022_sink_drain (GstSt2022Sink * self)
+/* pa-controlled on the pipeline clock: the reference's time, read by the
+ * transmit thread. Before there is a clock, the host's own time. */
+static guint64
+gst_st2022_sink_reference_clock (gpointer user_data)
 {
-  guint i;
-  gboolean busy;
+  GstSt2022Sink *self = user_data;
+  GstClock *clock;
+  GstClockTime now;
 
-  g_mutex_lock (&self->tx_lock);
-  for (;;) {
-    busy = FALSE;
-    for (i = 0; i < N_JOBS; i++)
-      busy |= self->jobs[i].busy;
-    if (!busy || self->tx_thread == NULL)
-      break;
-    g_cond_wait (&self->tx_cond, &self->tx_lock);
-  }
-  g_mutex_unlock (&self->tx_lock);
-}
-
-/* Only with the transmit thread idle (drained or stopped). */
-static void
-gst_st2022_sink_free_frame_state (GstSt2022Sink * self)
-{
-  guint i;
-
-  g_clear_pointer (&self->writer, st2022_raster_writer_free);
-  g_mutex_lock (&self->tx_lock);
-  g_clear_pointer (&self->pkt, st2022_packetizer_free);
-  for (i = 0; i < N_JOBS; i++) {
-    g_clear_pointer (&self->jobs[i].raster, g_free);
-    self->jobs[i].busy = FALSE;
-  }
-  g_queue_clear (&self->tx_queue);
-  g_clear_pointer (&self->pkts, g_free);
-  g_clear_pointer (&self->iov, g_free);
-  g_clear_pointer (&self->dgrams, g_free);
-  self->fmt = NULL;
-  g_mutex_unlock (&self->tx_lock);
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+      : NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (clock == NULL)
+    return vmi_tx_mono_now ();
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  return now;
 }
 
 static gboolean
 gst_st2022_sink_start (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
-  VmiTransportConfig cfg = { 0 };
+  VmiTransportConfig cfg = { 0 }, rcfg = { 0 };
+  VmiTxEngineConfig ecfg;
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
+  VmiTransport *ref_rx = NULL;
+  GError *err = NULL;
   gboolean pa;
 
+  vmi_tx_engine_config_init (&ecfg);
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
   pacing = self->pacing;
@@ -756,6 +717,17 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   cfg.bind_address = self->bind_address;
   cfg.destination_mac = self->destination_mac;
   cfg.gap_kind = (VmiTransportGapKind) self->gap_frame;
+  ecfg.pacing = (VmiTxPacing) pacing;
+  ecfg.underrun = self->underrun == GST_ST2022_UNDERRUN_GAP ?
+      VMI_TX_UNDERRUN_GAP : VMI_TX_UNDERRUN_REPEAT;
+  ecfg.line_rate = self->line_rate;
+  ecfg.tx_cpu = self->tx_cpu;
+  ecfg.window_ns = self->pacing_window;
+  ecfg.n_windows = self->pacing_windows;
+  rcfg.direction = VMI_TRANSPORT_DIR_RECEIVE;
+  rcfg.address = self->reference_address;
+  rcfg.port = self->reference_port;
+  rcfg.multicast_iface = self->multicast_iface;
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
@@ -763,13 +735,39 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   pa = pacing == GST_ST2022_PACING_PA_FREE_RUNNING
       || pacing == GST_ST2022_PACING_PA_CONTROLLED;
 
+  /* pa-controlled follows the auxiliary stream when there is one, else the
+   * pipeline clock when the sink syncs, else nothing: with sync=false the
+   * wire is the only clock */
+  if (pacing == GST_ST2022_PACING_PA_CONTROLLED) {
+    if (rcfg.address && *rcfg.address) {
+      if (rcfg.port == 0)
+        goto no_reference_port;
+      ecfg.reference = VMI_TX_REFERENCE_STREAM;
+      ref_rx = gst_st2022_transport_open (GST_ELEMENT (self),
+          GST_ST2022_TRANSPORT_SOCKET, &rcfg, 0, NULL);
+      if (ref_rx == NULL)
+        return FALSE;
+    } else if (gst_base_sink_get_sync (bsink)) {
+      ecfg.reference = VMI_TX_REFERENCE_CLOCK;
+      ecfg.ref_clock = gst_st2022_sink_reference_clock;
+      ecfg.ref_clock_data = self;
+    }
+  }
+
   /* the strings stay valid: properties are MUTABLE_READY */
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
       pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0, pa ? (pacing ==
           GST_ST2022_PACING_PA_FREE_RUNNING ? "pacing=pa-free-running" :
           "pacing=pa-controlled") : NULL);
-  if (self->t == NULL)
+  if (self->t == NULL) {
+    vmi_transport_close (ref_rx);
     return FALSE;
+  }
+  self->engine = vmi_tx_engine_new (self->t, &ecfg, &err);
+  if (self->engine == NULL)
+    goto engine_failed;
+  if (ref_rx)
+    vmi_tx_engine_receive_reference (self->engine, ref_rx);
 
   self->rtp_offset = g_random_int ();
   self->have_last_rtp = FALSE;
@@ -778,12 +776,25 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->late_unwarned = 0;
   self->late_worst = 0;
   self->late_warned_mono = 0;
-  g_atomic_int_set (&self->flushing, 0);
-  self->tx_stop = FALSE;
-  g_clear_error (&self->tx_error);
-  self->tx_thread = g_thread_new ("st2022sink-tx", gst_st2022_sink_tx_thread,
-      self);
   return TRUE;
+
+  /* ERRORS */
+no_reference_port:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("reference-address=%s needs reference-port: set the UDP port of the "
+            "auxiliary reference stream", rcfg.address), (NULL));
+    return FALSE;
+  }
+engine_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+        (NULL));
+    g_clear_error (&err);
+    vmi_transport_close (ref_rx);
+    g_clear_pointer (&self->t, vmi_transport_close);
+    return FALSE;
+  }
 }
 
 static gboolean
@@ -791,19 +802,13 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
-  if (self->tx_thread) {
-    /* the frame being sent is abandoned, not finished */
-    g_atomic_int_set (&self->flushing, 1);
-    g_mutex_lock (&self->tx_lock);
-    self->tx_stop = TRUE;
-    g_cond_broadcast (&self->tx_cond);
-    g_mutex_unlock (&self->tx_lock);
-    g_thread_join (self->tx_thread);
-    self->tx_thread = NULL;
-  }
-  g_clear_error (&self->tx_error);
+  /* the frame being sent is abandoned, not finished; the transport drops
+   * its frame references at close, before the rasters go */
+  vmi_tx_engine_stop (self->engine);
   g_clear_pointer (&self->t, vmi_transport_close);
-  gst_st2022_sink_free_frame_state (self);
+  g_clear_pointer (&self->engine, vmi_tx_engine_free);
+  g_clear_pointer (&self->writer, st2022_raster_writer_free);
+  self->fmt = NULL;
   return TRUE;
 }
 
@@ -812,10 +817,9 @@ gst_st2022_sink_unlock (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
-  g_atomic_int_set (&self->flushing, 1);
-  g_mutex_lock (&self->tx_lock);
-  g_cond_broadcast (&self->tx_cond);
-  g_mutex_unlock (&self->tx_lock);
+  /* queued frames are dropped: nothing stale leaves after a flush */
+  if (self->engine)
+    vmi_tx_engine_set_flushing (self->engine, TRUE);
   return TRUE;
 }
 
@@ -824,7 +828,8 @@ gst_st2022_sink_unlock_stop (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
-  g_atomic_int_set (&self->flushing, 0);
+  if (self->engine)
+    vmi_tx_engine_set_flushing (self->engine, FALSE);
   return TRUE;
 }
 
@@ -857,7 +862,7 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   GstVideoInfo info;
   const St2022Format *fmt;
   St2022PacketizerConfig cfg;
-  guint i, n;
+  GError *err = NULL;
   gchar *list;
 
   supported = gst_st2022_supported_caps ();
@@ -880,58 +885,48 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   GST_DEBUG_OBJECT (self, "sending %" GST_PTR_FORMAT " as %s", caps,
       fmt->name);
 
-  /* frames of the old format leave first; then a format change mid-stream
-   * keeps the RTP sequence, FRCount and video timestamp running, as one
-   * sender would */
-  gst_st2022_sink_drain (self);
+  /* the engine sends the old format's frames first; a format change
+   * mid-stream keeps the RTP sequence, FRCount and video timestamp running,
+   * as one sender would */
   st2022_packetizer_config_init (&cfg);
   cfg.payload_type = self->payload_type;
   cfg.ssrc = self->cur_ssrc;
-  if (self->pkt) {
-    cfg.initial_seq = st2022_packetizer_get_seq (self->pkt);
-    cfg.initial_frcount = st2022_packetizer_get_frcount (self->pkt);
-    cfg.initial_vts = st2022_packetizer_get_vts (self->pkt);
-  } else {
-    cfg.initial_seq = g_random_int () & 0xffff;
-  }
+  cfg.initial_seq = g_random_int () & 0xffff;
+  if (!vmi_tx_engine_configure (self->engine, fmt,
+          GST_VIDEO_INFO_FPS_N (&info), GST_VIDEO_INFO_FPS_D (&info), &cfg,
+          &err))
+    goto engine_failed;
 
-  gst_st2022_sink_free_frame_state (self);
-  g_mutex_lock (&self->tx_lock);
+  g_clear_pointer (&self->writer, st2022_raster_writer_free);
   self->vinfo = info;
   self->fmt = fmt;
   self->pixfmt = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210 ?
       ST2022_PIXEL_V210 : ST2022_PIXEL_UYVP;
   self->writer = st2022_raster_writer_new (fmt);
-  self->pkt = st2022_packetizer_new (fmt, &cfg);
-  if (self->writer == NULL || self->pkt == NULL) {
-    g_mutex_unlock (&self->tx_lock);
+  if (self->writer == NULL)
     goto core_failed;
-  }
-  self->raster_size = fmt->frame_bytes;
-  for (i = 0; i < N_JOBS; i++)
-    self->jobs[i].raster = g_malloc (self->raster_size);
   self->period = gst_util_uint64_scale_int (GST_SECOND,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
-  n = fmt->datagrams_per_frame;
-  self->n_dgrams = n;
-  self->pkts = g_new0 (St2022Datagram, n);
-  self->iov = g_new0 (struct iovec, 2 * n);
-  self->dgrams = g_new0 (VmiTxDatagram, n);
-  for (i = 0; i < n; i++) {
-    self->dgrams[i].iov = &self->iov[2 * i];
-    self->dgrams[i].n_iov = 2;
-  }
   self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
-  g_mutex_unlock (&self->tx_lock);
   return TRUE;
 
   /* ERRORS */
+engine_failed:
+  {
+    /* the pacer's preconditions: the message names line-rate, the format
+     * and the fix */
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+        ("caps %" GST_PTR_FORMAT, caps));
+    g_clear_error (&err);
+    self->fmt = NULL;
+    return FALSE;
+  }
 core_failed:
   {
     GST_ELEMENT_ERROR (self, LIBRARY, INIT, (NULL),
-        ("could not set up the ST 2022-6 packetizer for %s", fmt->name));
-    gst_st2022_sink_free_frame_state (self);
+        ("could not set up the ST 2022-6 raster writer for %s", fmt->name));
+    self->fmt = NULL;
     return FALSE;
   }
 unsupported:
@@ -997,7 +992,8 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
   /* before the base class posts EOS, so applications see the final
    * counters first */
   if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
-    gst_st2022_sink_drain (self);
+    if (self->engine)
+      vmi_tx_engine_drain (self->engine);
     gst_st2022_sink_post_stats (self);
   }
 
@@ -1023,142 +1019,6 @@ gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
   return GST_BASE_SINK_CLASS (parent_class)->query (bsink, query);
 }
 
-static inline gint64
-mono_now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
-
-/* Sleeps until @deadline_ns (CLOCK_MONOTONIC) minus the spin window, then
- * spins: the kernel's wake-up latency is tens of µs, the spin absorbs it.
- * Sleeps in slices so that unlock() (flushing) is seen promptly; returns
- * FALSE then. */
-static gboolean
-gst_st2022_sink_pace_until (GstSt2022Sink * self, gint64 deadline_ns)
-{
-  gint64 now;
-
-  while ((now = mono_now ()) < deadline_ns - PACING_SPIN_NS) {
-    struct timespec ts;
-    gint64 wake = MIN (deadline_ns - PACING_SPIN_NS, now + PACING_SLICE_NS);
-
-    ts.tv_sec = wake / GST_SECOND;
-    ts.tv_nsec = wake % GST_SECOND;
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-        EINTR);
-    if (G_UNLIKELY (g_atomic_int_get (&self->flushing)))
-      return FALSE;
-  }
-  while (mono_now () < deadline_ns);
-  return TRUE;
-}
-
-/* Sends one frame's datagrams, spread evenly from job->start_mono over the
- * frame period when paced. Transmit thread. */
-static void
-gst_st2022_sink_send_frame (GstSt2022Sink * self, GstSt2022SinkJob * job)
-{
-  GError *err = NULL;
-  guint i, k, n, batch, sent = 0;
-  guint64 bytes = 0;
-  gint64 period = self->period;
-  int rc;
-
-  rc = st2022_packetizer_begin_frame (self->pkt, job->raster,
-      self->raster_size, job->rtp);
-  if (rc == ST2022_OK)
-    rc = st2022_packetizer_next (self->pkt, self->pkts, self->n_dgrams);
-  if (rc < 0) {
-    g_set_error (&err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
-        "ST 2022-6 packetizing failed: %s", st2022_result_to_string (rc));
-    goto failed;
-  }
-  n = rc;
-  for (i = 0; i < n; i++) {
-    self->iov[2 * i].iov_base = self->pkts[i].header;
-    self->iov[2 * i].iov_len = self->pkts[i].header_len;
-    self->iov[2 * i + 1].iov_base = (gpointer) self->pkts[i].payload;
-    self->iov[2 * i + 1].iov_len = self->pkts[i].payload_len;
-  }
-
-  /* one deadline per batch of ~PACING_BATCH_NS of the frame period */
-  batch = job->paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS /
-          period)) : n;
-  GST_LOG_OBJECT (self, "frame starts %" G_GINT64_FORMAT " ns from now",
-      job->start_mono - mono_now ());
-  for (i = 0; i < n; i += sent) {
-    guint count = MIN (batch, n - i);
-
-    if (G_UNLIKELY (g_atomic_int_get (&self->flushing)))
-      break;
-    if (job->paced && !gst_st2022_sink_pace_until (self,
-            job->start_mono + (gint64) ((guint64) period * i / n)))
-      break;
-    rc = vmi_transport_send_burst (self->t, &self->dgrams[i], count, &err);
-    if (rc < 0)
-      break;
-    sent = rc;
-    for (k = i; k < i + sent; k++)
-      bytes += self->pkts[k].header_len + self->pkts[k].payload_len;
-  }
-
-  GST_OBJECT_LOCK (self);
-  self->stats.packets += i;
-  self->stats.bytes += bytes;
-  if (i == n)
-    self->stats.frames++;
-  GST_OBJECT_UNLOCK (self);
-  if (rc < 0)
-    goto failed;
-  return;
-
-failed:
-  g_mutex_lock (&self->tx_lock);
-  if (self->tx_error == NULL)
-    self->tx_error = err;
-  else
-    g_clear_error (&err);
-  g_mutex_unlock (&self->tx_lock);
-}
-
-static gpointer
-gst_st2022_sink_tx_thread (gpointer data)
-{
-  GstSt2022Sink *self = data;
-
-  /* precise wake-ups for pacing: this thread only sleeps to pace */
-  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  /* Real-time priority where allowed (root, CAP_SYS_NICE, rtprio limit): a
-   * busy machine then delays other work rather than our datagrams. The
-   * thread sleeps between batches, so it cannot starve the system. */
-  {
-    struct sched_param sp = { .sched_priority = 10 };
-    if (pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp) != 0)
-      GST_DEBUG_OBJECT (self, "no real-time priority for the transmit thread");
-  }
-
-  g_mutex_lock (&self->tx_lock);
-  while (!self->tx_stop) {
-    GstSt2022SinkJob *job = g_queue_pop_head (&self->tx_queue);
-
-    if (job == NULL) {
-      g_cond_wait (&self->tx_cond, &self->tx_lock);
-      continue;
-    }
-    g_mutex_unlock (&self->tx_lock);
-    if (!g_atomic_int_get (&self->flushing))
-      gst_st2022_sink_send_frame (self, job);
-    g_mutex_lock (&self->tx_lock);
-    job->busy = FALSE;
-    g_cond_broadcast (&self->tx_cond);
-  }
-  g_mutex_unlock (&self->tx_lock);
-  return NULL;
-}
-
 /* at most one "cannot keep real time" warning per this many ns */
 #define LATE_WARN_INTERVAL (5 * GST_SECOND)
 
@@ -1173,6 +1033,7 @@ gst_st2022_sink_report_late (GstSt2022Sink * self, GstClockTime rt,
   guint64 frames, late_total;
 
   GST_OBJECT_LOCK (self);
+  gst_st2022_sink_collect_stats (self);
   frames = self->stats.frames;
   late_total = self->stats.frames_late;
   GST_OBJECT_UNLOCK (self);
@@ -1207,52 +1068,40 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
   GstVideoFrame frame;
   GstClockTime rt = GST_CLOCK_TIME_NONE, period;
-  GstSt2022SinkJob *job = NULL;
+  VmiTxBuffer *job;
   GstSt2022Meta *meta;
   GstClock *clock;
   GstFlowReturn ret = GST_FLOW_OK;
   GError *err = NULL;
   gint64 start_mono, now;
   guint32 rtp;
-  guint i;
   gboolean paced;
   int rc;
 
   if (G_UNLIKELY (self->fmt == NULL))
     goto not_negotiated;
 
-  /* a free raster: the transmit thread frees one per frame period */
-  g_mutex_lock (&self->tx_lock);
-  for (;;) {
-    if (self->tx_error) {
-      err = self->tx_error;
-      self->tx_error = NULL;
-      break;
-    }
-    if (g_atomic_int_get (&self->flushing))
-      break;
-    for (i = 0; i < N_JOBS && job == NULL; i++)
-      if (!self->jobs[i].busy)
-        job = &self->jobs[i];
-    if (job)
-      break;
-    g_cond_wait (&self->tx_cond, &self->tx_lock);
-  }
-  g_mutex_unlock (&self->tx_lock);
+  /* a free raster: the transmit thread frees one per frame period (the
+   * wire's back-pressure when the Pacing-Assistant sends) */
+  job = vmi_tx_engine_acquire (self->engine, &err);
   if (err)
     goto send_failed;
   if (job == NULL)
     return GST_FLOW_FLUSHING;
 
-  if (!gst_video_frame_map (&frame, &self->vinfo, buffer, GST_MAP_READ))
+  if (!gst_video_frame_map (&frame, &self->vinfo, buffer, GST_MAP_READ)) {
+    vmi_tx_engine_release (self->engine, job);
     goto map_failed;
+  }
   /* the raster first: it costs the same whether we then wait or not */
   rc = st2022_raster_writer_write (self->writer, job->raster,
-      self->raster_size, self->pixfmt, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+      job->size, self->pixfmt, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
   gst_video_frame_unmap (&frame);
-  if (rc != ST2022_OK)
+  if (rc != ST2022_OK) {
+    vmi_tx_engine_release (self->engine, job);
     goto raster_failed;
+  }
 
   period = self->period;
   if (GST_BUFFER_PTS_IS_VALID (buffer))
@@ -1276,7 +1125,7 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   self->have_last_rtp = TRUE;
 
   paced = self->pacing == GST_ST2022_PACING_SOFTWARE;
-  start_mono = mono_now ();
+  start_mono = vmi_tx_mono_now ();
   GST_OBJECT_LOCK (self);
   clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
       : NULL;
@@ -1291,8 +1140,10 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
      * frame ahead, then the rest in the transmit thread: a frame queued
      * early survives this thread being descheduled for a while */
     ret = gst_base_sink_wait (bsink, rt > margin ? rt - margin : 0, &jitter);
-    if (ret != GST_FLOW_OK)
+    if (ret != GST_FLOW_OK) {
+      vmi_tx_engine_release (self->engine, job);
       goto out;
+    }
 
     target = rt + gst_base_sink_get_latency (bsink);
     if (gst_base_sink_get_ts_offset (bsink) < 0)
@@ -1303,14 +1154,14 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     target -= MIN (target, gst_base_sink_get_render_delay (bsink));
     base = gst_element_get_base_time (GST_ELEMENT (self));
     clock_now = gst_clock_get_time (clock);
-    now = mono_now ();
+    now = vmi_tx_mono_now ();
     start_mono = now + (GstClockTimeDiff) (base + target - clock_now);
   } else if (paced) {
     /* no clock to follow: back to back frames at the frame rate */
     start_mono = MAX (start_mono, self->next_free_mono);
   }
 
-  now = mono_now ();
+  now = vmi_tx_mono_now ();
   if (paced && now - start_mono > (gint64) period) {
     GST_DEBUG_OBJECT (self, "late by %" G_GINT64_FORMAT " ns, sending at once",
         now - start_mono);
@@ -1324,15 +1175,8 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   self->next_free_mono = start_mono + period;
 
   GST_LOG_OBJECT (self, "queueing frame starting %" G_GINT64_FORMAT
-      " ns from now", start_mono - mono_now ());
-  job->rtp = rtp;
-  job->start_mono = start_mono;
-  job->paced = paced;
-  g_mutex_lock (&self->tx_lock);
-  job->busy = TRUE;
-  g_queue_push_tail (&self->tx_queue, job);
-  g_cond_broadcast (&self->tx_cond);
-  g_mutex_unlock (&self->tx_lock);
+      " ns from now", start_mono - vmi_tx_mono_now ());
+  vmi_tx_engine_submit (self->engine, job, rtp, start_mono);
 
   if (clock && gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
           &self->last_post, gst_clock_get_time (clock)))

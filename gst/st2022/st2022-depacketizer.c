@@ -323,7 +323,8 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
       s->accepted = t->size >= fmt->frame_bytes;
     else if (t->type == ST2022_TARGET_UYVP)
       s->accepted = t->stride >= fmt->active_bytes &&
-          t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes;
+          t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes
+          && (t->blank == NULL || t->blank_size >= fmt->frame_bytes);
     else
       s->accepted = FALSE;
   }
@@ -346,6 +347,21 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   for (k = 0; k < n; k++)
     memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
         payload + src[k], spans[k].length);
+  if (t->blank != NULL) {
+    /* the rest of the datagram (what lies between the spans) */
+    gsize base = (gsize) idx * ST2022_PAYLOAD_SIZE;
+    guint pos = 0, end = idx == d->n - 1 ? d->fmt->last_payload_bytes :
+        ST2022_PAYLOAD_SIZE;
+
+    for (k = 0; k <= n; k++) {
+      guint stop = k < n ? src[k] : end;
+
+      if (stop > pos)
+        memcpy (t->blank + base + pos, payload + pos, stop - pos);
+      if (k < n)
+        pos = src[k] + spans[k].length;
+    }
+  }
 }
 
 /* Try to find a frame start from this datagram and the previous one */

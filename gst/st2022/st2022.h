@@ -414,6 +414,12 @@ typedef struct
                                  * UYVP: >= (height-1)*stride + active_bytes) */
   gsize stride;                 /* UYVP only, >= active_bytes */
   gpointer user_data;
+  /* UYVP only, optional (NULL: none): a raster-shaped buffer of at least
+   * frame_bytes that also receives every byte that is NOT active picture
+   * (HANC, vertical blanking lines, TRS), at its raster offset, so that
+   * ancillary data can be read without a second copy of the picture */
+  guint8 *blank;
+  gsize blank_size;
 } St2022Target;
 
 /**

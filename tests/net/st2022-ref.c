@@ -21,6 +21,10 @@ const RefFormat ref_720p5994 = { "720p59.94", 1280, 720, FALSE, 60000, 1001,
   750, 1650, 26, 745, 0, 0, 0, 0x30, 0x11, 3
 };
 
+const RefFormat ref_720p50 = { "720p50", 1280, 720, FALSE, 50, 1,
+  750, 1980, 26, 745, 0, 0, 0, 0x30, 0x12, 2
+};
+
 gsize
 ref_line_bytes (const RefFormat * f)
 {

@@ -29,6 +29,7 @@ typedef struct
 extern const RefFormat ref_1080i5994;
 extern const RefFormat ref_1080i50;
 extern const RefFormat ref_720p5994;
+extern const RefFormat ref_720p50;
 
 gsize ref_line_bytes (const RefFormat * f);
 gsize ref_frame_bytes (const RefFormat * f);

@@ -1,0 +1,620 @@
+/* gst-vmi: ANC packets in the SDI raster, and audio (de-)embedding
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+#include "vmi-anc.h"
+
+/* Word positions within a line of the interleaved C/Y stream */
+#define HANC_WORD 16            /* after EAV (8), LN (4), CRC (4) */
+#define CRC_WORD 12
+
+/* interleaved word range of a space: [first, end) */
+static void
+space_range (const St2022Format * fmt, VmiAncSpace space, guint * first,
+    guint * end)
+{
+  guint act = (fmt->samples_per_line - fmt->width) * 2;
+
+  if (space == VMI_ANC_HANC) {
+    *first = HANC_WORD;
+    *end = act - 8;             /* SAV */
+  } else {
+    *first = act;
+    *end = fmt->samples_per_line * 2;
+  }
+}
+
+guint
+vmi_anc_space_words (const St2022Format * fmt, guint line, VmiAncSpace space)
+{
+  guint first, end;
+
+  if (fmt == NULL || line < 1 || line > fmt->total_lines)
+    return 0;
+  if (space == VMI_ANC_VANC && st2022_format_line_to_row (fmt, line) >= 0)
+    return 0;
+  space_range (fmt, space, &first, &end);
+  return (end - first) / 2;
+}
+
+struct _VmiAncWriter
+{
+  const St2022Format *fmt;
+  guint8 *raster;
+  guint16 *used;                /* [(total_lines + 1) * 4] */
+  guint8 *vanc_dirty;           /* [total_lines + 1] */
+  guint16 *scratch;             /* one line of words */
+};
+
+VmiAncWriter *
+vmi_anc_writer_new (const St2022Format * fmt)
+{
+  VmiAncWriter *w;
+
+  if (fmt == NULL)
+    return NULL;
+  w = g_new0 (VmiAncWriter, 1);
+  w->fmt = fmt;
+  w->used = g_new0 (guint16, (fmt->total_lines + 1) * 4);
+  w->vanc_dirty = g_new0 (guint8, fmt->total_lines + 1);
+  w->scratch = g_new0 (guint16, fmt->samples_per_line * 2);
+  return w;
+}
+
+void
+vmi_anc_writer_free (VmiAncWriter * w)
+{
+  if (w == NULL)
+    return;
+  g_free (w->used);
+  g_free (w->vanc_dirty);
+  g_free (w->scratch);
+  g_free (w);
+}
+
+int
+vmi_anc_writer_begin (VmiAncWriter * w, guint8 * raster, gsize size)
+{
+  if (w == NULL || raster == NULL)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  if (size < w->fmt->frame_bytes)
+    return VMI_ANC_ERROR_SHORT;
+  w->raster = raster;
+  memset (w->used, 0, (w->fmt->total_lines + 1) * 4 * sizeof (guint16));
+  memset (w->vanc_dirty, 0, w->fmt->total_lines + 1);
+  return VMI_ANC_OK;
+}
+
+guint
+vmi_anc_writer_used (VmiAncWriter * w, guint line, VmiAncSpace space,
+    VmiAncChannel channel)
+{
+  if (w == NULL || line < 1 || line > w->fmt->total_lines)
+    return 0;
+  return w->used[line * 4 + space * 2 + channel];
+}
+
+int
+vmi_anc_writer_add (VmiAncWriter * w, guint line, VmiAncSpace space,
+    VmiAncChannel channel, const VmiAncPacket * p)
+{
+  const St2022Format *fmt;
+  guint16 pw[VMI_ANC_MAX_WORDS];
+  guint16 *lw;
+  guint first, end, start, a0, a1, n, i, cap;
+  guint16 *used;
+  guint8 *lp;
+
+  if (w == NULL || p == NULL || w->raster == NULL)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  if (line < 1 || line > fmt->total_lines || channel > VMI_ANC_CHANNEL_Y)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  /* VANC is CRC-covered: the last line's CRC is carried into the next
+   * frame by the raster writer, so keep it blank */
+  if (space == VMI_ANC_VANC && (line == fmt->total_lines ||
+          st2022_format_line_to_row (fmt, line) >= 0))
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+
+  cap = vmi_anc_space_words (fmt, line, space);
+  used = &w->used[line * 4 + space * 2 + channel];
+  n = VMI_ANC_PACKET_WORDS (p->dc);
+  if (*used + n > cap)
+    return VMI_ANC_ERROR_NO_SPACE;
+  vmi_anc_packet_to_words (p, pw, G_N_ELEMENTS (pw));
+
+  /* read-modify-write only the 4-word (5-byte) groups the packet touches */
+  space_range (fmt, space, &first, &end);
+  start = first + 2 * *used + channel;
+  a0 = start & ~3u;
+  a1 = ((start + 2 * (n - 1)) | 3u) + 1;
+  lp = w->raster + (gsize) (line - 1) * fmt->line_bytes;
+  lw = w->scratch;
+  st2022_unpack_words (lp + a0 / 4 * 5, lw, a1 - a0);
+  for (i = 0; i < n; i++)
+    lw[start - a0 + 2 * i] = pw[i];
+  st2022_pack_words (lw, lp + a0 / 4 * 5, a1 - a0);
+
+  *used += n;
+  if (space == VMI_ANC_VANC)
+    w->vanc_dirty[line] = 1;
+  return VMI_ANC_OK;
+}
+
+int
+vmi_anc_writer_end (VmiAncWriter * w)
+{
+  const St2022Format *fmt;
+  guint line, i, first, end;
+  guint16 *lw;
+
+  if (w == NULL || w->raster == NULL)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  lw = w->scratch;
+  space_range (fmt, VMI_ANC_VANC, &first, &end);
+  for (line = 1; line < fmt->total_lines; line++) {
+    guint32 cc = 0, cy = 0;
+    guint8 *next;
+    guint16 tail[12], crc[4];
+
+    if (!w->vanc_dirty[line])
+      continue;
+    /* the next line's CRC covers this line's active words (now holding
+     * VANC) followed by its own EAV and LN words */
+    st2022_unpack_words (w->raster + (gsize) (line - 1) * fmt->line_bytes +
+        first / 4 * 5, lw, end - first);
+    for (i = 0; i < end - first; i += 2) {
+      cc = st2022_crc18_update (cc, &lw[i], 1);
+      cy = st2022_crc18_update (cy, &lw[i + 1], 1);
+    }
+    next = w->raster + (gsize) line * fmt->line_bytes;
+    st2022_unpack_words (next, tail, 12);
+    for (i = 0; i < 12; i += 2) {
+      cc = st2022_crc18_update (cc, &tail[i], 1);
+      cy = st2022_crc18_update (cy, &tail[i + 1], 1);
+    }
+    st2022_crc_words (cc, &crc[0], &crc[2]);
+    st2022_crc_words (cy, &crc[1], &crc[3]);
+    st2022_pack_words (crc, next + CRC_WORD / 4 * 5, 4);
+  }
+  w->raster = NULL;
+  return VMI_ANC_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading                                                          */
+/* ---------------------------------------------------------------- */
+
+static gboolean
+bytes_missing (const guint32 * map, gsize b0, gsize b1, guint n_datagrams)
+{
+  guint d;
+
+  if (map == NULL)
+    return FALSE;
+  for (d = b0 / ST2022_PAYLOAD_SIZE; d <= b1 / ST2022_PAYLOAD_SIZE; d++) {
+    if (d >= n_datagrams)
+      return TRUE;
+    if (map[d / 32] & (1u << (d % 32)))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+typedef struct
+{
+  const St2022Format *fmt;
+  const guint32 *missing;
+  VmiAncReadStats *stats;
+  VmiAncPacketFunc cb;
+  gpointer user_data;
+  guint16 words[2][2048 + 8];   /* one space, de-interleaved */
+  VmiAncPacket pkt;
+} Reader;
+
+static void
+read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
+    VmiAncSpace space)
+{
+  const St2022Format *fmt = r->fmt;
+  guint first, end, i, ch, nwords;
+  guint16 head[8];
+
+  space_range (fmt, space, &first, &end);
+  if (bytes_missing (r->missing, line_off + first / 4 * 5,
+          line_off + first / 4 * 5 + 9, fmt->datagrams_per_frame)) {
+    /* cannot tell whether packets were there */
+    return;
+  }
+  /* most spaces are blank: look at the first 8 words before the rest */
+  st2022_unpack_words (lp + first / 4 * 5, head, 8);
+  if (!((head[0] == 0 && head[2] == 0x3ff && head[4] == 0x3ff) ||
+          (head[1] == 0 && head[3] == 0x3ff && head[5] == 0x3ff)))
+    return;
+
+  nwords = (end - first) / 2;
+  if (nwords > 2048)
+    return;
+  {
+    guint16 lw[4096 + 8];
+
+    st2022_unpack_words (lp + first / 4 * 5, lw, end - first);
+    for (i = 0; i < nwords; i++) {
+      r->words[0][i] = lw[2 * i];
+      r->words[1][i] = lw[2 * i + 1];
+    }
+  }
+
+  for (ch = 0; ch < 2; ch++) {
+    guint off = 0;
+
+    while (off + 7 <= nwords) {
+      int n = vmi_anc_packet_parse (&r->words[ch][off], nwords - off, &r->pkt);
+      guint len = n > 0 ? (guint) n :
+          VMI_ANC_PACKET_WORDS (r->words[ch][off + 5] & 0xff);
+      /* interleaved words of this packet: first + 2 * off + ch ... */
+      gsize b0 = line_off + (first + 2 * off + ch) * 10 / 8;
+      gsize b1 = line_off + ((first + 2 * (off + len - 1) + ch) * 10 + 9) / 8;
+
+      if (n == VMI_ANC_ERROR_NO_ADF)
+        break;
+      if (bytes_missing (r->missing, b0, b1, fmt->datagrams_per_frame)) {
+        if (r->stats)
+          r->stats->lost++;
+        break;
+      }
+      if (n == VMI_ANC_ERROR_SHORT)
+        break;
+      if (n == VMI_ANC_ERROR_PARITY) {
+        /* the length cannot be trusted: nothing after it either */
+        if (r->stats)
+          r->stats->checksum_errors++;
+        break;
+      }
+      if (n == VMI_ANC_ERROR_CHECKSUM) {
+        if (r->stats)
+          r->stats->checksum_errors++;
+        off += len;
+        continue;
+      }
+      r->pkt.line = line;
+      r->pkt.space = space;
+      r->pkt.channel = ch;
+      r->pkt.offset = off;
+      if (r->stats)
+        r->stats->packets++;
+      if (r->cb)
+        r->cb (r->user_data, &r->pkt);
+      off += len;
+    }
+  }
+}
+
+int
+vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
+    gsize size, const guint32 * missing_map, VmiAncReadStats * stats,
+    VmiAncPacketFunc cb, gpointer user_data)
+{
+  Reader *r;
+  guint line;
+
+  if (fmt == NULL || raster == NULL)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  if (size < fmt->frame_bytes)
+    return VMI_ANC_ERROR_SHORT;
+  /* the de-interleave buffers are too big for every caller's stack */
+  r = g_new (Reader, 1);
+  r->fmt = fmt;
+  r->missing = missing_map;
+  r->stats = stats;
+  r->cb = cb;
+  r->user_data = user_data;
+  for (line = 1; line <= fmt->total_lines; line++) {
+    gsize off = (gsize) (line - 1) * fmt->line_bytes;
+
+    read_space (r, raster + off, off, line, VMI_ANC_HANC);
+    if (line < fmt->total_lines && st2022_format_line_to_row (fmt, line) < 0)
+      read_space (r, raster + off, off, line, VMI_ANC_VANC);
+  }
+  g_free (r);
+  return VMI_ANC_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Audio embedding                                                  */
+/* ---------------------------------------------------------------- */
+
+/* AES3 professional channel status: 48 kHz, linear PCM, 24-bit words;
+ * byte 23 is the CRCC (x^8+x^4+x^3+x^2+1, preset 1s, LSB first) */
+static void
+channel_status (guint8 cs[24])
+{
+  guint i, k;
+  guint8 crc = 0xff;
+
+  memset (cs, 0, 24);
+  cs[0] = 0x01 | 0x40;          /* professional; fs 48 kHz */
+  cs[2] = 0x01 | 0x05 << 3;     /* 24-bit aux use; word length 24 */
+  for (i = 0; i < 23; i++) {
+    crc ^= cs[i];
+    for (k = 0; k < 8; k++)
+      crc = (crc & 1) ? (crc >> 1) ^ 0xb8 : crc >> 1;
+  }
+  cs[23] = crc;
+}
+
+void
+vmi_anc_audio_tx_init (VmiAncAudioTx * tx)
+{
+  guint i;
+
+  memset (tx, 0, sizeof (*tx));
+  for (i = 0; i < 4; i++)
+    tx->dbn[i] = tx->ctrl_dbn[i] = 1;
+}
+
+static guint8
+next_dbn (guint8 * dbn)
+{
+  guint8 v = *dbn;
+
+  /* 1..255: 0 would mean "not numbered" */
+  *dbn = v == 255 ? 1 : v + 1;
+  return v;
+}
+
+/* The line after a switching point carries no audio (ST 299-1) */
+static gboolean
+audio_line_ok (const St2022Format * fmt, guint line)
+{
+  return !(line == 8 || (fmt->interlaced && line == 570));
+}
+
+int
+vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
+    const gint32 * samples, guint n, guint channels)
+{
+  const St2022Format *fmt;
+  guint groups, g, k, usable, line, j, lk, ret;
+  guint8 cs[24];
+  guint spf;
+  guint64 frame_clocks;
+
+  if (tx == NULL || w == NULL || (samples == NULL && n > 0) || channels < 1
+      || channels > VMI_ANC_AUDIO_MAX_CHANNELS)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  groups = (channels + 3) / 4;
+  channel_status (cs);
+  usable = fmt->total_lines - (fmt->interlaced ? 2 : 1);
+  spf = fmt->samples_per_line;
+  frame_clocks = (guint64) fmt->total_lines * spf;
+
+  /* control packets: one per group and field, Y channel, line 9 / 571 */
+  for (g = 0; g < groups; g++) {
+    VmiAncAudioControl c = { 0 };
+    VmiAncPacket p;
+    guint lines[2] = { 9, 571 }, nl = fmt->interlaced ? 2 : 1, li;
+
+    c.group = g;
+    c.af = vmi_anc_audio_sequence_length (fmt) > 1 ?
+        (guint8) (tx->frame_index % 5 + 1) : 0;
+    c.active = 0;
+    for (k = 0; k < 4; k++)
+      if (4 * g + k < channels)
+        c.active |= 1 << k;
+    for (li = 0; li < nl; li++) {
+      c.dbn = next_dbn (&tx->ctrl_dbn[g]);
+      vmi_anc_audio_control_build (&c, &p);
+      ret = vmi_anc_writer_add (w, lines[li], VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_Y, &p);
+      if (ret != VMI_ANC_OK)
+        return ret;
+    }
+  }
+
+  /* sample k goes on usable line floor (k * usable / n): evenly spread,
+   * at most two samples per line for every format of the table */
+  line = 0;
+  j = G_MAXUINT;
+  for (k = 0; k < n; k++) {
+    guint want = (guint) ((guint64) k * usable / n);
+    guint64 t = (guint64) k * frame_clocks / n;
+    guint64 start;
+    guint s = (guint) ((tx->samples_sent + k) % 192);
+
+    while (j == G_MAXUINT || j < want) {
+      line++;
+      if (audio_line_ok (fmt, line))
+        j = (j == G_MAXUINT) ? 0 : j + 1;
+    }
+    start = (guint64) (line - 1) * spf;
+    for (g = 0; g < groups; g++) {
+      VmiAncAudioData a = { 0 };
+      VmiAncPacket p;
+
+      a.group = g;
+      a.dbn = next_dbn (&tx->dbn[g]);
+      /* clock phase: the sample instant in video clocks after the line's
+       * EAV; a sample whose instant lies before the line start belongs to
+       * the previous line (MPF) */
+      if (t >= start) {
+        a.clk = (guint16) MIN (t - start, 0x1fff);
+      } else {
+        a.mpf = TRUE;
+        a.clk = (guint16) MIN (t + spf - MIN (start, t + spf), 0x1fff);
+      }
+      for (lk = 0; lk < 4; lk++) {
+        guint c = 4 * g + lk;
+        a.samples[lk] = c < channels ? samples[(gsize) k * channels + c] : 0;
+      }
+      a.z = s == 0;
+      a.c = (cs[s / 8] >> (s % 8)) & 1;
+      vmi_anc_audio_data_build (&a, &p);
+      ret = vmi_anc_writer_add (w, line, VMI_ANC_HANC, VMI_ANC_CHANNEL_C, &p);
+      if (ret != VMI_ANC_OK)
+        return ret;
+    }
+  }
+  tx->samples_sent += n;
+  tx->frame_index++;
+  return VMI_ANC_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Audio de-embedding                                               */
+/* ---------------------------------------------------------------- */
+
+/* largest frame: 2002 samples (23.98) */
+#define RX_MAX_SAMPLES 2048
+
+struct _VmiAncAudioRx
+{
+  gint32 samples[4][RX_MAX_SAMPLES][4];
+  guint8 got[4][RX_MAX_SAMPLES];
+  guint n[4];                   /* positions used this frame */
+  gint last[4];                 /* last data block number - 1, or -1 */
+  gboolean seen[4];
+  guint8 active[4];
+  gboolean have_active[4];
+  guint af;
+};
+
+VmiAncAudioRx *
+vmi_anc_audio_rx_new (void)
+{
+  VmiAncAudioRx *rx = g_new0 (VmiAncAudioRx, 1);
+
+  vmi_anc_audio_rx_reset (rx);
+  return rx;
+}
+
+void
+vmi_anc_audio_rx_free (VmiAncAudioRx * rx)
+{
+  g_free (rx);
+}
+
+void
+vmi_anc_audio_rx_reset (VmiAncAudioRx * rx)
+{
+  guint g;
+
+  memset (rx, 0, sizeof (*rx));
+  for (g = 0; g < 4; g++)
+    rx->last[g] = -1;
+}
+
+void
+vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx)
+{
+  guint g;
+
+  for (g = 0; g < 4; g++) {
+    if (rx->n[g])
+      memset (rx->got[g], 0, rx->n[g]);
+    rx->n[g] = 0;
+  }
+  rx->af = 0;
+}
+
+void
+vmi_anc_audio_rx_push_data (VmiAncAudioRx * rx, const VmiAncAudioData * a)
+{
+  guint g = a->group & 3, pos = rx->n[g];
+
+  /* a gap in the data block numbers is that many lost packets: their
+   * samples keep their place (as silence) */
+  if (a->dbn != 0 && rx->last[g] >= 0)
+    pos += (a->dbn - 1 - rx->last[g] - 1 + 2 * 255) % 255;
+  if (a->dbn != 0)
+    rx->last[g] = a->dbn - 1;
+  rx->seen[g] = TRUE;
+  if (pos >= RX_MAX_SAMPLES)
+    return;
+  memcpy (rx->samples[g][pos], a->samples, sizeof (a->samples));
+  rx->got[g][pos] = 1;
+  rx->n[g] = pos + 1;
+}
+
+void
+vmi_anc_audio_rx_push_control (VmiAncAudioRx * rx,
+    const VmiAncAudioControl * c)
+{
+  guint g = c->group & 3;
+
+  rx->active[g] = c->active;
+  rx->have_active[g] = TRUE;
+  rx->seen[g] = TRUE;
+  if (c->af)
+    rx->af = c->af;
+}
+
+guint
+vmi_anc_audio_rx_channels (VmiAncAudioRx * rx)
+{
+  guint g, k, channels = 0;
+
+  for (g = 0; g < 4; g++) {
+    if (!rx->seen[g])
+      continue;
+    if (!rx->have_active[g]) {
+      channels = 4 * g + 4;
+      continue;
+    }
+    for (k = 0; k < 4; k++)
+      if (rx->active[g] & (1 << k))
+        channels = MAX (channels, 4 * g + k + 1);
+  }
+  return channels;
+}
+
+guint
+vmi_anc_audio_rx_frame_number (VmiAncAudioRx * rx)
+{
+  return rx->af;
+}
+
+guint
+vmi_anc_audio_rx_end_frame (VmiAncAudioRx * rx, guint expected,
+    guint channels, gint32 * out, guint max, guint * concealed)
+{
+  guint count = 0, g, i, c, lost = 0;
+
+  if (expected) {
+    count = expected;
+  } else {
+    for (g = 0; g < 4; g++)
+      count = MAX (count, rx->n[g]);
+  }
+  count = MIN (count, MIN (max, RX_MAX_SAMPLES));
+  channels = MIN (channels, VMI_ANC_AUDIO_MAX_CHANNELS);
+  for (i = 0; i < count; i++) {
+    gboolean hole = FALSE;
+
+    for (c = 0; c < channels; c++) {
+      g = c / 4;
+      if (i < rx->n[g] && rx->got[g][i]) {
+        out[(gsize) i * channels + c] = rx->samples[g][i][c % 4];
+      } else {
+        out[(gsize) i * channels + c] = 0;
+        hole = TRUE;
+      }
+    }
+    if (hole)
+      lost++;
+  }
+  /* packets lost at the end of the frame still used block numbers: the
+   * next frame's first packet must not count them again */
+  for (g = 0; g < 4; g++) {
+    if (rx->seen[g] && rx->last[g] >= 0 && rx->n[g] < count)
+      rx->last[g] = (rx->last[g] + (count - rx->n[g])) % 255;
+  }
+  if (concealed)
+    *concealed = lost;
+  return count;
+}

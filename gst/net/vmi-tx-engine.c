@@ -1,0 +1,1136 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The transmit engine of st2022sink (see vmi-tx-engine.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "vmi-tx-engine.h"
+
+#include <string.h>
+#include <time.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
+
+#include "vmipacer.h"
+#include "vmigapframe.h"
+
+/* rasters: one on the wire (kept for underrun=repeat), B1 queued, one being
+ * written by the element */
+#define N_SLOTS 4
+#define DEFAULT_PREFILL 2
+
+/* Software pacing: one deadline per batch of about this much wire time;
+ * the thread sleeps until SPIN_NS before it and spins the rest. */
+#define PACING_BATCH_NS 100000
+#define PACING_SPIN_NS 10000
+/* longest uninterrupted sleep: how soon flushing stops a paced frame */
+#define PACING_SLICE_NS 5000000
+
+/* PA: entries per send_burst() */
+#define PA_BURST 32
+/* PA: the pacer never runs more than this much wire time ahead of the host
+ * clock (at the line rate + PA_AHEAD_PPM). With a NIC the TX queue's
+ * back-pressure holds it well before that; a transport without
+ * back-pressure (a veth) would otherwise get the stream at CPU speed. */
+#define PA_AHEAD_NS 50000000
+#define PA_AHEAD_PPM 1000
+/* PA controlled: the pacer's first packet leaves this long after the
+ * controller has watched the reference for one window (the lead), so the
+ * controller's samples are known when the pacer asks (> PA_AHEAD_NS +
+ * PA_REF_DELAY_NS) */
+#define PA_CTL_MARGIN_NS 60000000
+/* PA controlled, stream reference: arrivals older than this are assumed
+ * all pushed (the receiving thread's worst latency) */
+#define PA_REF_DELAY_NS 5000000
+/* PA controlled: how often the transmit thread reads the reference clock */
+#define PA_CLOCK_POLL_NS 20000
+#define REF_RING 8192
+/* PA, unpinned: sleep while the TX queue is full */
+#define PA_POLL_SLEEP_NS 20000
+
+typedef enum
+{
+  SLOT_FREE,
+  SLOT_BUILDING,
+  SLOT_QUEUED,
+  SLOT_SENDING,
+} SlotState;
+
+typedef struct
+{
+  VmiTxBuffer buf;              /* first: acquire() hands out &slot->buf */
+  VmiTxFrame txf;
+  VmiTxEngine *e;
+  SlotState state;
+  guint32 rtp;
+  gint64 start_mono;
+} Slot;
+
+struct _VmiTxEngine
+{
+  VmiTransport *t;
+  VmiTxEngineConfig cfg;
+  gboolean pa;
+
+  GThread *thread;
+  GMutex lock;
+  GCond cond;
+  /* under lock */
+  Slot slots[N_SLOTS];
+  GQueue queue;                 /* Slot *, oldest first */
+  gboolean stop;
+  gboolean draining;
+  gboolean busy;                /* the thread holds a frame or a stream */
+  GError *error;
+  VmiTxEngineStats stats;
+  /* atomic */
+  gint flushing;
+  gint flush_gen;
+
+  /* format: changed by configure() only with the thread idle */
+  const St2022Format *fmt;
+  St2022Packetizer *pkt;
+  St2022Datagram *pkts;
+  struct iovec *iov;            /* 2 per datagram: header, payload */
+  VmiTxDatagram *dgrams;
+  guint n_dgrams;
+  gsize raster_size;
+  guint64 period_ns;
+  gint fps_n, fps_d;
+  guint32 rtp_per_frame;
+  guint64 tau_num, tau_den;     /* nominal tau (PA) */
+  guint64 ctl_capacity;
+
+  /* transmit side */
+  guint32 tx_last_rtp;
+  gboolean tx_have_last_rtp;
+
+  /* reference arrivals, single producer / single consumer */
+  guint64 ref_ring[REF_RING];
+  gint ref_head;                /* atomic, written by the producer */
+  gint ref_tail;                /* atomic, written by the consumer */
+  gint ref_dropped;             /* atomic */
+  VmiTransport *ref_rx;
+  GThread *ref_thread;
+  gboolean spin;                /* busy-poll a full queue (pinned thread) */
+  gint ref_stop;                /* atomic */
+};
+
+static gpointer vmi_tx_engine_thread (gpointer data);
+
+gint64
+vmi_tx_mono_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+void
+vmi_tx_engine_config_init (VmiTxEngineConfig * cfg)
+{
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->pacing = VMI_TX_PACING_SOFTWARE;
+  cfg->underrun = VMI_TX_UNDERRUN_REPEAT;
+  cfg->line_rate = G_GUINT64_CONSTANT (10000000000);
+  cfg->tx_cpu = -1;
+  cfg->reference = VMI_TX_REFERENCE_NONE;
+  cfg->window_ns = 1000000000;
+  cfg->n_windows = 2;
+  cfg->prefill_frames = DEFAULT_PREFILL;
+}
+
+static const gchar *
+pacing_name (VmiTxPacing p)
+{
+  switch (p) {
+    case VMI_TX_PACING_NONE:
+      return "none";
+    case VMI_TX_PACING_SOFTWARE:
+      return "software";
+    case VMI_TX_PACING_PA_FREE_RUNNING:
+      return "pa-free-running";
+    case VMI_TX_PACING_PA_CONTROLLED:
+      return "pa-controlled";
+  }
+  return "?";
+}
+
+/* ---- frames ---- */
+
+static void
+slot_release (VmiTxFrame * f, gpointer user_data)
+{
+  Slot *slot = user_data;
+  VmiTxEngine *e = slot->e;
+
+  g_mutex_lock (&e->lock);
+  slot->state = SLOT_FREE;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+VmiTxEngine *
+vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
+    GError ** error)
+{
+  VmiTxEngine *e;
+  guint i;
+
+  e = g_new0 (VmiTxEngine, 1);
+  e->t = t;
+  e->cfg = *cfg;
+  if (e->cfg.prefill_frames == 0)
+    e->cfg.prefill_frames = DEFAULT_PREFILL;
+  e->cfg.prefill_frames = MIN (e->cfg.prefill_frames, N_SLOTS - 2);
+  e->pa = cfg->pacing == VMI_TX_PACING_PA_FREE_RUNNING
+      || cfg->pacing == VMI_TX_PACING_PA_CONTROLLED;
+  if (e->pa && !vmi_transport_has_caps (t, VMI_TRANSPORT_CAP_GAP_FRAMES)) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+        "pacing=%s needs a transport that sends gap frames (packet or dpdk)",
+        pacing_name (cfg->pacing));
+    g_free (e);
+    return NULL;
+  }
+  if (cfg->pacing == VMI_TX_PACING_PA_CONTROLLED
+      && cfg->reference == VMI_TX_REFERENCE_CLOCK && cfg->ref_clock == NULL) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+        "pa-controlled on a clock needs the clock");
+    g_free (e);
+    return NULL;
+  }
+  g_mutex_init (&e->lock);
+  g_cond_init (&e->cond);
+  g_queue_init (&e->queue);
+  for (i = 0; i < N_SLOTS; i++)
+    e->slots[i].e = e;
+  e->thread = g_thread_new ("st2022-tx", vmi_tx_engine_thread, e);
+  return e;
+}
+
+/* Waits (lock held) until the thread holds nothing and every raster is
+ * back (zero-copy transports may still hold some). */
+static void
+wait_idle_locked (VmiTxEngine * e)
+{
+  guint i;
+  gboolean busy;
+
+  for (;;) {
+    busy = e->busy || !g_queue_is_empty (&e->queue);
+    for (i = 0; i < N_SLOTS; i++)
+      busy |= e->slots[i].state == SLOT_SENDING
+          || e->slots[i].state == SLOT_QUEUED;
+    if (!busy || e->thread == NULL)
+      break;
+    g_cond_wait (&e->cond, &e->lock);
+  }
+}
+
+static void
+free_format_locked (VmiTxEngine * e)
+{
+  guint i;
+
+  for (i = 0; i < N_SLOTS; i++) {
+    g_clear_pointer (&e->slots[i].buf.raster, g_free);
+    e->slots[i].state = SLOT_FREE;
+  }
+  g_clear_pointer (&e->pkt, st2022_packetizer_free);
+  g_clear_pointer (&e->pkts, g_free);
+  g_clear_pointer (&e->iov, g_free);
+  g_clear_pointer (&e->dgrams, g_free);
+  e->fmt = NULL;
+}
+
+void
+vmi_tx_engine_stop (VmiTxEngine * e)
+{
+  if (e == NULL || e->thread == NULL)
+    return;
+  vmi_tx_engine_set_flushing (e, TRUE);
+  g_mutex_lock (&e->lock);
+  e->stop = TRUE;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+  g_thread_join (e->thread);
+  if (e->ref_thread) {
+    g_atomic_int_set (&e->ref_stop, 1);
+    vmi_transport_wakeup (e->ref_rx);
+    g_thread_join (e->ref_thread);
+    e->ref_thread = NULL;
+  }
+  g_clear_pointer (&e->ref_rx, vmi_transport_close);
+  g_mutex_lock (&e->lock);
+  e->thread = NULL;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_free (VmiTxEngine * e)
+{
+  guint i;
+
+  if (e == NULL)
+    return;
+  vmi_tx_engine_stop (e);
+  g_mutex_lock (&e->lock);
+  for (i = 0; i < N_SLOTS; i++)
+    if (e->slots[i].state == SLOT_SENDING) {
+      /* still referenced by a transport that was not closed: leak the
+       * raster rather than let the NIC read freed memory */
+      g_warning ("st2022 transmit engine freed while the transport holds "
+          "a frame");
+      e->slots[i].buf.raster = NULL;
+    }
+  free_format_locked (e);
+  g_mutex_unlock (&e->lock);
+  g_clear_error (&e->error);
+  g_mutex_clear (&e->lock);
+  g_cond_clear (&e->cond);
+  g_free (e);
+}
+
+gboolean
+vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
+    gint fps_n, gint fps_d, const St2022PacketizerConfig * pcfg,
+    GError ** error)
+{
+  St2022PacketizerConfig cfg = *pcfg;
+  guint i, n = fmt->datagrams_per_frame;
+  guint64 num = 0, den = 1;
+
+  if (e->pa) {
+    VmiPacer check;
+    VmiPaceError err = VMI_PACE_ERR_OVERFLOW;
+
+    if (vmi_pace_tau_for_rate (e->cfg.line_rate, n, fps_n, fps_d, &num,
+            &den))
+      err = vmi_pacer_init_free_running (&check, VMI_GAP_MIN_WIRE_BYTES,
+          VMI_GAP_MAX_WIRE_BYTES, VMI_TX_MEDIA_WIRE_BYTES, num, den);
+    if (err != VMI_PACE_OK) {
+      gdouble rate = (gdouble) n * fps_n / fps_d;
+      guint64 need = (guint64) ((VMI_TX_MEDIA_WIRE_BYTES +
+              VMI_GAP_MIN_WIRE_BYTES) * 8.0 * rate * 1.0002) + 1;
+
+      g_set_error (error, VMI_TRANSPORT_ERROR,
+          VMI_TRANSPORT_ERROR_UNSUPPORTED,
+          "pacing=%s cannot send %s at line-rate=%" G_GUINT64_FORMAT
+          ": %.0f packets/s of %u wire bytes leave less than the smallest "
+          "gap frame (%u wire bytes) between packets (%s); set line-rate to "
+          "the link's real speed, at least %" G_GUINT64_FORMAT " bit/s, or "
+          "send a format with fewer packets per second",
+          pacing_name (e->cfg.pacing), fmt->name, e->cfg.line_rate, rate,
+          VMI_TX_MEDIA_WIRE_BYTES, VMI_GAP_MIN_WIRE_BYTES,
+          vmi_pace_error_string (err), need);
+      return FALSE;
+    }
+  }
+
+  vmi_tx_engine_drain (e);
+  g_mutex_lock (&e->lock);
+  wait_idle_locked (e);
+  if (e->pkt) {
+    /* a format change keeps the stream running, as one sender would */
+    cfg.initial_seq = st2022_packetizer_get_seq (e->pkt);
+    cfg.initial_frcount = st2022_packetizer_get_frcount (e->pkt);
+    cfg.initial_vts = st2022_packetizer_get_vts (e->pkt);
+  }
+  free_format_locked (e);
+  e->pkt = st2022_packetizer_new (fmt, &cfg);
+  if (e->pkt == NULL) {
+    g_mutex_unlock (&e->lock);
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+        "could not set up the ST 2022-6 packetizer for %s", fmt->name);
+    return FALSE;
+  }
+  e->fmt = fmt;
+  e->raster_size = fmt->frame_bytes;
+  for (i = 0; i < N_SLOTS; i++) {
+    e->slots[i].buf.raster = g_malloc (e->raster_size);
+    e->slots[i].buf.size = e->raster_size;
+    e->slots[i].state = SLOT_FREE;
+  }
+  e->n_dgrams = n;
+  e->pkts = g_new0 (St2022Datagram, n);
+  e->iov = g_new0 (struct iovec, 2 * n);
+  e->dgrams = g_new0 (VmiTxDatagram, n);
+  for (i = 0; i < n; i++) {
+    e->dgrams[i].iov = &e->iov[2 * i];
+    e->dgrams[i].n_iov = 2;
+  }
+  e->fps_n = fps_n;
+  e->fps_d = fps_d;
+  e->period_ns = (guint64) 1000000000 * fps_d / fps_n;
+  e->rtp_per_frame = (guint32) (((guint64) 27000000 * fps_d + fps_n / 2) /
+      fps_n);
+  e->tau_num = num;
+  e->tau_den = den;
+  /* the controller queues a window's arrivals and the lead's between two
+   * samples */
+  e->ctl_capacity = (guint64) ((gdouble) n * fps_n / fps_d *
+      ((gdouble) e->cfg.window_ns * 1.01 + PA_CTL_MARGIN_NS * 2) / 1e9)
+      + 4096;
+  e->stats.tau_num = num;
+  e->stats.tau_den = den;
+  g_mutex_unlock (&e->lock);
+  return TRUE;
+}
+
+guint64
+vmi_tx_engine_get_period (VmiTxEngine * e)
+{
+  return e->period_ns;
+}
+
+VmiTxBuffer *
+vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error)
+{
+  Slot *slot = NULL;
+  guint i;
+
+  g_mutex_lock (&e->lock);
+  for (;;) {
+    if (e->error) {
+      g_propagate_error (error, e->error);
+      e->error = NULL;
+      break;
+    }
+    if (g_atomic_int_get (&e->flushing) || e->fmt == NULL)
+      break;
+    for (i = 0; i < N_SLOTS && slot == NULL; i++)
+      if (e->slots[i].state == SLOT_FREE)
+        slot = &e->slots[i];
+    if (slot) {
+      slot->state = SLOT_BUILDING;
+      break;
+    }
+    g_cond_wait (&e->cond, &e->lock);
+  }
+  g_mutex_unlock (&e->lock);
+  return slot ? &slot->buf : NULL;
+}
+
+void
+vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf)
+{
+  Slot *slot = (Slot *) buf;
+
+  g_mutex_lock (&e->lock);
+  slot->state = SLOT_FREE;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
+    gint64 start_mono)
+{
+  Slot *slot = (Slot *) buf;
+
+  slot->rtp = rtp;
+  slot->start_mono = start_mono;
+  vmi_tx_frame_init (&slot->txf, slot->buf.raster, slot->buf.size,
+      slot_release, slot);
+  g_mutex_lock (&e->lock);
+  if (g_atomic_int_get (&e->flushing)) {
+    /* flushed between acquire and submit: never sent */
+    slot->state = SLOT_FREE;
+  } else {
+    slot->state = SLOT_QUEUED;
+    g_queue_push_tail (&e->queue, slot);
+  }
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_drain (VmiTxEngine * e)
+{
+  g_mutex_lock (&e->lock);
+  e->draining = TRUE;
+  g_cond_broadcast (&e->cond);
+  while ((e->busy || !g_queue_is_empty (&e->queue)) && e->thread
+      && !g_atomic_int_get (&e->flushing) && e->error == NULL)
+    g_cond_wait (&e->cond, &e->lock);
+  e->draining = FALSE;
+  g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_set_flushing (VmiTxEngine * e, gboolean flushing)
+{
+  GList *dropped = NULL, *l;
+  Slot *slot;
+
+  if (!flushing) {
+    g_atomic_int_set (&e->flushing, 0);
+    return;
+  }
+  g_mutex_lock (&e->lock);
+  g_atomic_int_set (&e->flushing, 1);
+  g_atomic_int_inc (&e->flush_gen);
+  while ((slot = g_queue_pop_head (&e->queue))) {
+    slot->state = SLOT_SENDING;
+    dropped = g_list_prepend (dropped, slot);
+  }
+  /* a new stream starts with fresh RTP bookkeeping on the wire side only
+   * after the flush; the submit side keeps its own */
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+  for (l = dropped; l; l = l->next)
+    vmi_tx_frame_unref (&((Slot *) l->data)->txf);
+  g_list_free (dropped);
+}
+
+void
+vmi_tx_engine_push_reference (VmiTxEngine * e, guint64 mono_ns)
+{
+  gint head = g_atomic_int_get (&e->ref_head);
+
+  if (head - g_atomic_int_get (&e->ref_tail) >= REF_RING) {
+    g_atomic_int_inc (&e->ref_dropped);
+    return;
+  }
+  e->ref_ring[head % REF_RING] = mono_ns;
+  g_atomic_int_set (&e->ref_head, head + 1);
+}
+
+static gpointer
+reference_thread (gpointer data)
+{
+  VmiTxEngine *e = data;
+  VmiRxSlot slots[32];
+  GError *err = NULL;
+  gint i, n;
+
+  while (!g_atomic_int_get (&e->ref_stop)) {
+    n = vmi_transport_recv_burst (e->ref_rx, slots, G_N_ELEMENTS (slots),
+        100000, &err);
+    if (n < 0) {
+      g_warning ("st2022 reference stream: %s", err->message);
+      g_clear_error (&err);
+      break;
+    }
+    if (n > 0) {
+      guint64 now = vmi_tx_mono_now ();
+      for (i = 0; i < n; i++)
+        vmi_tx_engine_push_reference (e, now);
+    }
+  }
+  return NULL;
+}
+
+void
+vmi_tx_engine_receive_reference (VmiTxEngine * e, VmiTransport * rx)
+{
+  e->ref_rx = rx;
+  e->ref_thread = g_thread_new ("st2022-ref", reference_thread, e);
+}
+
+void
+vmi_tx_engine_get_stats (VmiTxEngine * e, VmiTxEngineStats * stats)
+{
+  g_mutex_lock (&e->lock);
+  *stats = e->stats;
+  g_mutex_unlock (&e->lock);
+  stats->reference_late += g_atomic_int_get (&e->ref_dropped);
+}
+
+static void
+set_error (VmiTxEngine * e, GError * err)
+{
+  g_mutex_lock (&e->lock);
+  if (e->error == NULL)
+    e->error = err;
+  else
+    g_clear_error (&err);
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+/* The RTP timestamp on the wire never goes backwards (repeats take the
+ * next ones). */
+static guint32
+tx_rtp (VmiTxEngine * e, guint32 rtp)
+{
+  if (e->tx_have_last_rtp && (gint32) (rtp - e->tx_last_rtp) <= 0)
+    rtp = e->tx_last_rtp + e->rtp_per_frame;
+  e->tx_last_rtp = rtp;
+  e->tx_have_last_rtp = TRUE;
+  return rtp;
+}
+
+/* Packetizes @slot's raster into e->dgrams. Returns the number of
+ * datagrams or -1 with @err. */
+static gint
+packetize (VmiTxEngine * e, Slot * slot, guint32 rtp, GError ** err)
+{
+  gint rc;
+  guint i;
+
+  rc = st2022_packetizer_begin_frame (e->pkt, slot->buf.raster,
+      e->raster_size, rtp);
+  if (rc == ST2022_OK)
+    rc = st2022_packetizer_next (e->pkt, e->pkts, e->n_dgrams);
+  if (rc < 0) {
+    g_set_error (err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+        "ST 2022-6 packetizing failed: %s", st2022_result_to_string (rc));
+    return -1;
+  }
+  for (i = 0; i < (guint) rc; i++) {
+    e->iov[2 * i].iov_base = e->pkts[i].header;
+    e->iov[2 * i].iov_len = e->pkts[i].header_len;
+    e->iov[2 * i + 1].iov_base = (gpointer) e->pkts[i].payload;
+    e->iov[2 * i + 1].iov_len = e->pkts[i].payload_len;
+    e->dgrams[i].frame = &slot->txf;
+  }
+  return rc;
+}
+
+/* PA, the TX queue full: a thread on a core of its own (tx-cpu) spins;
+ * one that shares its core sleeps a little (the queue holds far more than
+ * that), so the real-time priority never starves the core. */
+static inline void
+pa_wait_queue (VmiTxEngine * e)
+{
+  if (e->spin) {
+    cpu_relax ();
+  } else {
+    struct timespec ts = { 0, PA_POLL_SLEEP_NS };
+    nanosleep (&ts, NULL);
+  }
+}
+
+static inline gboolean
+flushed (VmiTxEngine * e, gint gen)
+{
+  return g_atomic_int_get (&e->flush_gen) != gen;
+}
+
+/* ---- none / software ---- */
+
+/* Sleeps until @deadline_ns minus the spin window, then spins: the kernel's
+ * wake-up latency is tens of µs, the spin absorbs it. Sleeps in slices so
+ * a flush is seen promptly; returns FALSE then. */
+static gboolean
+pace_until (VmiTxEngine * e, gint gen, gint64 deadline_ns)
+{
+  gint64 now;
+
+  while ((now = vmi_tx_mono_now ()) < deadline_ns - PACING_SPIN_NS) {
+    struct timespec ts;
+    gint64 wake = MIN (deadline_ns - PACING_SPIN_NS, now + PACING_SLICE_NS);
+
+    ts.tv_sec = wake / 1000000000;
+    ts.tv_nsec = wake % 1000000000;
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+        EINTR);
+    if (G_UNLIKELY (flushed (e, gen)))
+      return FALSE;
+  }
+  while (vmi_tx_mono_now () < deadline_ns);
+  return TRUE;
+}
+
+/* One frame's datagrams, spread evenly from slot->start_mono over the frame
+ * period with software pacing. */
+static void
+send_frame (VmiTxEngine * e, Slot * slot, gint gen)
+{
+  GError *err = NULL;
+  gboolean paced = e->cfg.pacing == VMI_TX_PACING_SOFTWARE;
+  gint64 period = e->period_ns;
+  guint i, k, n, batch, sent = 0;
+  guint64 bytes = 0;
+  gint rc;
+
+  rc = packetize (e, slot, tx_rtp (e, slot->rtp), &err);
+  if (rc < 0)
+    goto failed;
+  n = rc;
+
+  /* one deadline per batch of ~PACING_BATCH_NS of the frame period */
+  batch = paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS /
+          period)) : n;
+  for (i = 0; i < n; i += sent) {
+    guint count = MIN (batch, n - i);
+
+    if (G_UNLIKELY (flushed (e, gen)))
+      break;
+    if (paced && !pace_until (e, gen,
+            slot->start_mono + (gint64) ((guint64) period * i / n)))
+      break;
+    rc = vmi_transport_send_burst (e->t, &e->dgrams[i], count, &err);
+    if (rc < 0)
+      break;
+    sent = rc;
+    for (k = i; k < i + sent; k++)
+      bytes += e->pkts[k].header_len + e->pkts[k].payload_len;
+  }
+
+  g_mutex_lock (&e->lock);
+  e->stats.packets += i;
+  e->stats.bytes += bytes;
+  if (i == n)
+    e->stats.frames++;
+  g_mutex_unlock (&e->lock);
+  if (rc < 0)
+    goto failed;
+  return;
+
+failed:
+  set_error (e, err);
+}
+
+/* ---- Pacing-Assistant ---- */
+
+typedef struct
+{
+  VmiTxEngine *e;
+  gint gen;
+  VmiPacer pacer;
+  VmiFreqCtl *ctl;
+  guint64 line_rate;
+  /* frame on the wire (our reference held), the next datagram of it */
+  Slot *cur;
+  gboolean cur_repeat;
+  guint idx, n;
+  guint gap_left;               /* underrun=gap: datagram slots left to fill */
+  /* the burst being built */
+  VmiTxDatagram burst[PA_BURST];
+  guint nb;
+  guint64 burst_bytes;          /* its wire bytes */
+  guint64 y_sent;               /* wire bytes accepted by the transport */
+  gint64 t_start;               /* host time of the pacer's byte 0 */
+  /* controller */
+  gint64 t_ctl;                 /* host time of the controller's byte 0 */
+  guint64 clk0, clk_prev;
+  gint64 mono_prev;
+  guint64 ref_k;
+  gint64 next_clock_poll;
+  /* counters not yet added to e->stats */
+  VmiTxEngineStats acc;
+  GError *err;
+} PaStream;
+
+static inline guint64
+pa_bytes (const PaStream * s, gint64 ns)
+{
+  return ns <= 0 ? 0 : vmi_pace_ns_to_bytes ((guint64) ns, s->line_rate);
+}
+
+static void
+pa_commit_stats (PaStream * s)
+{
+  VmiTxEngine *e = s->e;
+
+  g_mutex_lock (&e->lock);
+  e->stats.packets += s->acc.packets;
+  e->stats.bytes += s->acc.bytes;
+  e->stats.frames += s->acc.frames;
+  e->stats.underruns += s->acc.underruns;
+  e->stats.frames_repeated += s->acc.frames_repeated;
+  e->stats.gap_frames += s->acc.gap_frames;
+  e->stats.gap_bytes += s->acc.gap_bytes;
+  e->stats.tx_queue_full += s->acc.tx_queue_full;
+  e->stats.reference_packets += s->acc.reference_packets;
+  e->stats.reference_late += s->acc.reference_late;
+  e->stats.tau_updates = s->pacer.updates;
+  vmi_pacer_get_tau (&s->pacer, &e->stats.tau_num, &e->stats.tau_den);
+  g_mutex_unlock (&e->lock);
+  memset (&s->acc, 0, sizeof (s->acc));
+}
+
+/* Feeds the frequency controller with the reference arrivals up to now.
+ * Controller byte-time: host time since t_ctl at the line rate. */
+static void
+pa_feed_reference (PaStream * s, gint64 now)
+{
+  VmiTxEngine *e = s->e;
+
+  if (s->ctl == NULL)
+    return;
+  if (e->cfg.reference == VMI_TX_REFERENCE_CLOCK) {
+    guint64 clk;
+    guint64 num, den;
+
+    if (now < s->next_clock_poll)
+      return;
+    s->next_clock_poll = now + PA_CLOCK_POLL_NS;
+    clk = e->cfg.ref_clock (e->cfg.ref_clock_data);
+    /* nominal packet k at clk0 + k * 1e9 * fps_d / (fps_n * N) ns; its
+     * host time interpolated between the last two clock readings */
+    num = (guint64) 1000000000 * e->fps_d;
+    den = (guint64) e->fps_n * e->n_dgrams;
+    if (clk > s->clk_prev) {
+      for (;;) {
+        guint64 tk = s->clk0 + (guint64) ((unsigned __int128) s->ref_k * num
+            / den);
+        gint64 mono_k;
+
+        if (tk > clk)
+          break;
+        mono_k = s->mono_prev + (gint64) ((gdouble) (tk - s->clk_prev) *
+            (gdouble) (now - s->mono_prev) / (gdouble) (clk - s->clk_prev));
+        if (vmi_freq_ctl_push (s->ctl, pa_bytes (s, mono_k - s->t_ctl)))
+          s->acc.reference_packets++;
+        else
+          s->acc.reference_late++;
+        s->ref_k++;
+      }
+      s->clk_prev = clk;
+      s->mono_prev = now;
+    }
+    vmi_freq_ctl_set_horizon (s->ctl, pa_bytes (s, now - s->t_ctl));
+  } else if (e->cfg.reference == VMI_TX_REFERENCE_STREAM) {
+    gint head = g_atomic_int_get (&e->ref_head);
+    gint tail = e->ref_tail;
+
+    while (tail != head) {
+      gint64 t = (gint64) e->ref_ring[tail % REF_RING];
+
+      tail++;
+      if (t < s->t_ctl)
+        continue;
+      if (vmi_freq_ctl_push (s->ctl, pa_bytes (s, t - s->t_ctl)))
+        s->acc.reference_packets++;
+      else
+        s->acc.reference_late++;
+    }
+    g_atomic_int_set (&e->ref_tail, tail);
+    vmi_freq_ctl_set_horizon (s->ctl, pa_bytes (s,
+            now - PA_REF_DELAY_NS - s->t_ctl));
+  }
+}
+
+/* Hands the burst to the transport, busy-polling while its queue is full.
+ * FALSE when flushed, stopped or failed. */
+static gboolean
+pa_flush_burst (PaStream * s)
+{
+  VmiTxEngine *e = s->e;
+  guint off = 0;
+  gint rc;
+  gint64 now;
+  guint64 limit;
+
+  if (s->nb == 0)
+    return TRUE;
+  if (G_UNLIKELY (flushed (e, s->gen)))
+    return FALSE;
+  /* never more than PA_AHEAD_NS of wire time ahead of the host clock */
+  for (;;) {
+    now = vmi_tx_mono_now ();
+    limit = pa_bytes (s, now - s->t_start);
+    limit += limit / 1000000 * PA_AHEAD_PPM + pa_bytes (s, PA_AHEAD_NS);
+    if (s->y_sent + s->burst_bytes <= limit)
+      break;
+    pa_feed_reference (s, now);
+    if (G_UNLIKELY (flushed (e, s->gen)))
+      return FALSE;
+    pa_wait_queue (e);
+  }
+  for (;;) {
+    rc = vmi_transport_send_burst (e->t, s->burst + off, s->nb - off,
+        &s->err);
+    if (G_UNLIKELY (rc < 0))
+      return FALSE;
+    off += rc;
+    if (off == s->nb)
+      break;
+    s->acc.tx_queue_full++;
+    pa_feed_reference (s, vmi_tx_mono_now ());
+    if (G_UNLIKELY (flushed (e, s->gen) || e->stop))
+      return FALSE;
+    pa_wait_queue (e);
+  }
+  s->y_sent += s->burst_bytes;
+  s->nb = 0;
+  s->burst_bytes = 0;
+  pa_feed_reference (s, vmi_tx_mono_now ());
+  return TRUE;
+}
+
+static inline void
+pa_add_gap (PaStream * s, guint32 n)
+{
+  VmiTxDatagram *d = &s->burst[s->nb++];
+
+  d->iov = NULL;
+  d->n_iov = 0;
+  d->frame = NULL;
+  d->gap_wire_bytes = n;
+  s->burst_bytes += n;
+  s->acc.gap_frames++;
+  s->acc.gap_bytes += n;
+}
+
+/* The next frame at a frame boundary: a queued one, else (upstream late)
+ * the last one again or gaps. FALSE when the stream ends (drained, flushed,
+ * failed). */
+static gboolean
+pa_next_frame (PaStream * s)
+{
+  VmiTxEngine *e = s->e;
+  Slot *next;
+  gboolean draining;
+  gint rc;
+
+  /* the packetizer reuses its datagram array: what we built leaves first */
+  if (!pa_flush_burst (s))
+    return FALSE;
+  if (s->cur && !s->cur_repeat && s->idx == s->n && s->n)
+    s->acc.frames++;
+  s->idx = s->n = 0;
+  pa_commit_stats (s);
+
+  g_mutex_lock (&e->lock);
+  next = g_queue_pop_head (&e->queue);
+  if (next)
+    next->state = SLOT_SENDING;
+  draining = e->draining;
+  g_mutex_unlock (&e->lock);
+  if (flushed (e, s->gen)) {
+    if (next)
+      vmi_tx_frame_unref (&next->txf);
+    return FALSE;
+  }
+
+  if (next) {
+    if (s->cur)
+      vmi_tx_frame_unref (&s->cur->txf);
+    s->cur = next;
+    s->cur_repeat = FALSE;
+    rc = packetize (e, next, tx_rtp (e, next->rtp), &s->err);
+  } else if (draining) {
+    return FALSE;
+  } else {
+    s->acc.underruns++;
+    if (e->cfg.underrun == VMI_TX_UNDERRUN_REPEAT && s->cur) {
+      s->cur_repeat = TRUE;
+      s->acc.frames_repeated++;
+      rc = packetize (e, s->cur, tx_rtp (e, e->tx_last_rtp), &s->err);
+    } else {
+      s->gap_left = e->n_dgrams;
+      s->idx = s->n = 0;
+      return TRUE;
+    }
+  }
+  if (rc < 0)
+    return FALSE;
+  s->idx = 0;
+  s->n = rc;
+  return TRUE;
+}
+
+static gboolean
+pa_start (PaStream * s)
+{
+  VmiTxEngine *e = s->e;
+  VmiPaceError err;
+  gboolean controlled = e->cfg.pacing == VMI_TX_PACING_PA_CONTROLLED
+      && e->cfg.reference != VMI_TX_REFERENCE_NONE;
+
+  s->line_rate = e->cfg.line_rate;
+  if (!controlled) {
+    err = vmi_pacer_init_free_running (&s->pacer, VMI_GAP_MIN_WIRE_BYTES,
+        VMI_GAP_MAX_WIRE_BYTES, VMI_TX_MEDIA_WIRE_BYTES, e->tau_num,
+        e->tau_den);
+  } else {
+    guint64 w = pa_bytes (s, e->cfg.window_ns);
+    gint64 now;
+
+    s->ctl = vmi_freq_ctl_new (e->cfg.n_windows, e->ctl_capacity);
+    err = vmi_pacer_init_controlled (&s->pacer, VMI_GAP_MIN_WIRE_BYTES,
+        VMI_GAP_MAX_WIRE_BYTES, VMI_TX_MEDIA_WIRE_BYTES, s->ctl, w, w);
+    /* the controller watches the reference for one window (the lead) and
+     * a margin before the first packet: nothing is on the wire meanwhile */
+    s->t_ctl = now = vmi_tx_mono_now ();
+    /* discard reference arrivals from before this stream */
+    g_atomic_int_set (&e->ref_tail, g_atomic_int_get (&e->ref_head));
+    if (e->cfg.reference == VMI_TX_REFERENCE_CLOCK) {
+      s->clk0 = s->clk_prev = e->cfg.ref_clock (e->cfg.ref_clock_data);
+      s->mono_prev = now;
+    }
+    while (err == VMI_PACE_OK
+        && (now = vmi_tx_mono_now ()) < s->t_ctl + (gint64) e->cfg.window_ns +
+        PA_CTL_MARGIN_NS) {
+      struct timespec ts = { 0, 50000 };
+
+      pa_feed_reference (s, now);
+      if (flushed (e, s->gen) || e->stop)
+        return FALSE;
+      nanosleep (&ts, NULL);
+    }
+  }
+  if (err != VMI_PACE_OK) {
+    g_set_error (&s->err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+        "pacing=%s: %s", pacing_name (e->cfg.pacing),
+        vmi_pace_error_string (err));
+    return FALSE;
+  }
+  s->t_start = vmi_tx_mono_now ();
+  return TRUE;
+}
+
+/* One PA stream: from the first queued frame (after B1 filled) until
+ * drained, flushed, stopped or failed. */
+static void
+pa_stream (VmiTxEngine * e, gint gen)
+{
+  PaStream *s = g_new0 (PaStream, 1);
+  guint32 n;
+
+  s->e = e;
+  s->gen = gen;
+  if (!pa_start (s))
+    goto done;
+
+  for (;;) {
+    switch (vmi_pacer_next (&s->pacer, &n)) {
+      case VMI_PACE_CMD_SEND:
+        if (s->idx == s->n && s->gap_left == 0 && !pa_next_frame (s))
+          goto done;
+        if (s->gap_left) {
+          /* underrun=gap: the missing frame's time, datagram by datagram */
+          s->gap_left--;
+          pa_add_gap (s, n);
+        } else {
+          VmiTxDatagram *d = &s->burst[s->nb++];
+          const St2022Datagram *p = &s->e->pkts[s->idx];
+
+          *d = e->dgrams[s->idx++];
+          d->gap_wire_bytes = 0;
+          s->burst_bytes += n;
+          s->acc.packets++;
+          s->acc.bytes += p->header_len + p->payload_len;
+        }
+        break;
+      case VMI_PACE_CMD_WAIT:
+        pa_add_gap (s, n);
+        break;
+      case VMI_PACE_CMD_STALL:
+        if (!pa_flush_burst (s))
+          goto done;
+        pa_feed_reference (s, vmi_tx_mono_now ());
+        if (flushed (e, gen) || e->stop)
+          goto done;
+        pa_wait_queue (e);
+        continue;
+      case VMI_PACE_CMD_ERROR:
+      default:
+        g_set_error (&s->err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+            "pacing=%s stopped: %s", pacing_name (e->cfg.pacing),
+            vmi_pace_error_string (vmi_pacer_error (&s->pacer)));
+        goto done;
+    }
+    if (s->nb == PA_BURST && !pa_flush_burst (s))
+      goto done;
+    if (G_UNLIKELY (flushed (e, gen) || e->stop))
+      goto done;
+  }
+
+done:
+  /* a stream that ends on a drain ends after whole frames */
+  if (s->err == NULL && !flushed (e, gen) && !e->stop)
+    pa_flush_burst (s);
+  if (s->cur && !s->cur_repeat && s->idx == s->n && s->n)
+    s->acc.frames++;
+  pa_commit_stats (s);
+  if (s->cur)
+    vmi_tx_frame_unref (&s->cur->txf);
+  if (s->err)
+    set_error (e, s->err);
+  vmi_freq_ctl_free (s->ctl);
+  g_free (s);
+}
+
+/* ---- the thread ---- */
+
+static void
+setup_thread (VmiTxEngine * e)
+{
+  gboolean pinned = FALSE;
+
+  /* precise wake-ups for software pacing */
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (e->cfg.tx_cpu >= 0) {
+    cpu_set_t set;
+
+    CPU_ZERO (&set);
+    CPU_SET (e->cfg.tx_cpu, &set);
+    pinned = pthread_setaffinity_np (pthread_self (), sizeof (set), &set) == 0;
+    if (!pinned)
+      g_warning ("st2022 transmit thread: cannot pin to CPU %d: %s",
+          e->cfg.tx_cpu, g_strerror (errno));
+  }
+  /* Real-time priority where allowed (root, CAP_SYS_NICE): a busy machine
+   * then delays other work rather than our datagrams. Software pacing
+   * sleeps between batches and an unpinned PA sleeps while the TX queue is
+   * full, so neither starves the core; a pinned PA busy-polls its own
+   * core (tools/vmi-host-check: isolate it, lift the RT throttling). */
+  {
+    struct sched_param sp = {.sched_priority = 10 };
+    pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp);
+  }
+  e->spin = pinned;
+}
+
+static gpointer
+vmi_tx_engine_thread (gpointer data)
+{
+  VmiTxEngine *e = data;
+
+  setup_thread (e);
+  g_mutex_lock (&e->lock);
+  while (!e->stop) {
+    gint gen = g_atomic_int_get (&e->flush_gen);
+    guint queued = g_queue_get_length (&e->queue);
+    Slot *slot;
+
+    if (queued == 0 || (e->pa && queued < e->cfg.prefill_frames
+            && !e->draining) || e->error) {
+      g_cond_wait (&e->cond, &e->lock);
+      continue;
+    }
+    e->busy = TRUE;
+    if (e->pa) {
+      g_mutex_unlock (&e->lock);
+      pa_stream (e, gen);
+    } else {
+      slot = g_queue_pop_head (&e->queue);
+      slot->state = SLOT_SENDING;
+      g_mutex_unlock (&e->lock);
+      if (!flushed (e, gen))
+        send_frame (e, slot, gen);
+      vmi_tx_frame_unref (&slot->txf);
+    }
+    g_mutex_lock (&e->lock);
+    e->busy = FALSE;
+    g_cond_broadcast (&e->cond);
+  }
+  g_mutex_unlock (&e->lock);
+  return NULL;
+}

@@ -1,0 +1,183 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The transmit engine of st2022sink: plain C (GLib, no GObject), so the
+ * element stays glue and the tests can drive it on any VmiTransport.
+ *
+ * The engine owns the rasters (VmiTxFrame, see vmi-transport.h), the
+ * ST 2022-6 packetizer and one transmit thread. The element acquires a free
+ * raster, writes a frame into it and submits it with its RTP timestamp (and,
+ * for software pacing, its launch time); the transmit thread sends it:
+ *
+ *  - NONE: every datagram at once;
+ *  - SOFTWARE: spread evenly over the frame period from the launch time
+ *    (sleep, then spin);
+ *  - PA_FREE_RUNNING / PA_CONTROLLED: the Pacing-Assistant (thesis ch. 4,
+ *    gst/pacing/vmipacer.h): the thread busy-polls the transport's TX queue
+ *    and keeps it full with media datagrams and gap entries, one burst
+ *    carrying the pacer's SEND/WAIT stream in order. The wire is the clock:
+ *    back-pressure from the queue holds the element (acquire() blocks).
+ *
+ * Threading: acquire/submit/drain/configure come from the element's
+ * streaming thread; flush/set_flushing from any thread (unlock()); the
+ * reference push from one receiving thread. */
+
+#ifndef __VMI_TX_ENGINE_H__
+#define __VMI_TX_ENGINE_H__
+
+#include <glib.h>
+
+#include "net/vmi-transport.h"
+#include "st2022/st2022.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VMI_TX_PACING_NONE,
+  VMI_TX_PACING_SOFTWARE,
+  VMI_TX_PACING_PA_FREE_RUNNING,
+  VMI_TX_PACING_PA_CONTROLLED,
+} VmiTxPacing;
+
+typedef enum
+{
+  VMI_TX_UNDERRUN_REPEAT,       /* the last frame again, next RTP ts/seq */
+  VMI_TX_UNDERRUN_GAP,          /* gap entries in place of its datagrams */
+} VmiTxUnderrun;
+
+/* The reference pa-controlled follows. */
+typedef enum
+{
+  /* none: the wire runs at the nominal packet rate (as free-running) */
+  VMI_TX_REFERENCE_NONE,
+  /* a clock (the pipeline clock): the nominal packet instants on it are the
+   * reference arrivals; see VmiTxEngineConfig.ref_clock */
+  VMI_TX_REFERENCE_CLOCK,
+  /* an auxiliary copy of the source stream, its arrivals pushed with
+   * vmi_tx_engine_push_reference() */
+  VMI_TX_REFERENCE_STREAM,
+} VmiTxReference;
+
+/* Wire bytes of one ST 2022-6 datagram on a raw transport: 14 Ethernet +
+ * 20 IPv4 + 8 UDP + 1400 payload, + FCS, preamble and inter-frame gap. */
+#define VMI_TX_MEDIA_WIRE_BYTES (14 + 20 + 8 + 1400 + 24)
+
+typedef struct
+{
+  VmiTxPacing pacing;
+  VmiTxUnderrun underrun;
+  guint64 line_rate;            /* bit/s, PA */
+  gint tx_cpu;                  /* -1: not pinned */
+  /* PA_CONTROLLED */
+  VmiTxReference reference;
+  guint64 window_ns;            /* W, wire time */
+  guint n_windows;              /* N_W */
+  /* REFERENCE_CLOCK: the reference clock's time now, ns (any thread; called
+   * by the transmit thread about every 20 µs) */
+  guint64 (*ref_clock) (gpointer user_data);
+  gpointer ref_clock_data;
+  /* PA: frames queued before the first media packet leaves (B1); 0 = 2 */
+  guint prefill_frames;
+} VmiTxEngineConfig;
+
+void vmi_tx_engine_config_init (VmiTxEngineConfig * cfg);
+
+/* Counters, cumulative. */
+typedef struct
+{
+  guint64 packets;              /* media datagrams sent (repeats included) */
+  guint64 bytes;                /* their UDP payload bytes */
+  guint64 frames;               /* submitted frames sent completely */
+  guint64 underruns;            /* frame periods without a submitted frame */
+  guint64 frames_repeated;
+  guint64 gap_frames;
+  guint64 gap_bytes;            /* wire bytes */
+  guint64 tx_queue_full;        /* short counts from the transport (PA) */
+  guint64 reference_packets;    /* reference arrivals fed to the controller */
+  guint64 reference_late;       /* arrivals too late for the controller */
+  guint64 tau_updates;          /* controller estimates taken */
+  guint64 tau_num, tau_den;     /* current tau, byte-times per packet */
+} VmiTxEngineStats;
+
+typedef struct _VmiTxEngine VmiTxEngine;
+
+/* A raster handed out by acquire(): write the frame into @raster, then
+ * submit it. */
+typedef struct
+{
+  guint8 *raster;
+  gsize size;
+} VmiTxBuffer;
+
+/* @t is borrowed and must outlive the engine. NULL with @error on a bad
+ * configuration (PA on a transport without gap frames, ...). Starts the
+ * transmit thread. */
+VmiTxEngine *vmi_tx_engine_new (VmiTransport * t,
+    const VmiTxEngineConfig * cfg, GError ** error);
+/* Stops the transmit thread (the frame being sent is abandoned); the
+ * transport is not used any more afterwards. */
+void vmi_tx_engine_stop (VmiTxEngine * e);
+/* Stops and frees. Close the transport between stop and free: a zero-copy
+ * transport drops its frame references at close, and the rasters live
+ * until then. */
+void vmi_tx_engine_free (VmiTxEngine * e);
+
+/* Sets the stream format (drains the previous one first: a format change
+ * mid-stream keeps sequence, FRCount and video timestamp running). For PA
+ * checks the pacer's preconditions for @fmt at the line rate; FALSE with
+ * @error (VMI_TRANSPORT_ERROR_UNSUPPORTED) naming the line rate, the format
+ * and the fix. @pcfg: payload type, SSRC, initial sequence (used only for
+ * the first format). */
+gboolean vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
+    gint fps_n, gint fps_d, const St2022PacketizerConfig * pcfg,
+    GError ** error);
+
+/* Blocks until a raster is free (the wire's back-pressure). NULL when
+ * flushing, or on a transmit error (then *@error is set). */
+VmiTxBuffer *vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error);
+/* Queues @buf for sending. @start_mono: SOFTWARE pacing launch time of its
+ * first datagram (CLOCK_MONOTONIC ns). The RTP timestamp on the wire never
+ * goes backwards: one at or before the previous frame's (a repeated frame's
+ * included) becomes previous + one frame. */
+void vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
+    gint64 start_mono);
+/* Gives back an acquired raster unsent. */
+void vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf);
+
+/* Sends everything queued and waits for it (EOS): a PA stream then ends
+ * (no underrun is counted for the time after it) and the next frame starts
+ * a new one. Returns at once when flushing. */
+void vmi_tx_engine_drain (VmiTxEngine * e);
+
+/* Flushing on: queued frames are dropped, the frame on the wire is cut, a
+ * PA stream ends, acquire() returns NULL until flushing is off again. No
+ * frame queued before the flush is ever sent after it. */
+void vmi_tx_engine_set_flushing (VmiTxEngine * e, gboolean flushing);
+
+/* REFERENCE_STREAM: one reference arrival at @mono_ns (CLOCK_MONOTONIC),
+ * in order; from one thread. Lock-free. */
+void vmi_tx_engine_push_reference (VmiTxEngine * e, guint64 mono_ns);
+
+/* REFERENCE_STREAM: receives the reference stream from @rx (a RECEIVE
+ * transport, owned by the engine from now on) on a thread of its own and
+ * pushes every datagram's arrival. */
+void vmi_tx_engine_receive_reference (VmiTxEngine * e, VmiTransport * rx);
+
+void vmi_tx_engine_get_stats (VmiTxEngine * e, VmiTxEngineStats * stats);
+
+/* SOFTWARE pacing: frame period, ns (0 before configure) */
+guint64 vmi_tx_engine_get_period (VmiTxEngine * e);
+
+/* CLOCK_MONOTONIC now, ns */
+gint64 vmi_tx_mono_now (void);
+
+G_END_DECLS
+
+#endif /* __VMI_TX_ENGINE_H__ */
