@@ -197,6 +197,11 @@ parse_conn (const gchar * value, Conn * c, guint line_no, const gchar * line,
   parts = g_strsplit (tok[2], "/", -1);
   nparts = g_strv_length (parts);
   conn_clear (c);
+  if (parts[0] == NULL || *parts[0] == '\0') {
+    line_error (error, ST2022_SDP_ERROR_SYNTAX, line_no, line,
+        "no address: expected c=IN %s <address>", tok[1]);
+    goto out;
+  }
   if (!classify_address (parts[0], ipv6, &c->multicast)) {
     line_error (error, ST2022_SDP_ERROR_INVALID, line_no, line,
         "'%s' is not a numeric %s address", parts[0], ipv6 ? "IPv6" : "IPv4");
