@@ -391,7 +391,10 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 source", "Source/Network/Video",
-      "Receives a SMPTE ST 2022-6 stream as raw video", "gst-vmi developers");
+      "Receives a SMPTE ST 2022-6 stream as raw video (also as "
+      "st2022://@group:port). Example: gst-launch-1.0 st2022src "
+      "sdp-file=stream.sdp ! vmi10to8 ! video/x-raw,format=I420 ! "
+      "videoconvert ! autovideosink", "gst-vmi developers");
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_st2022_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_st2022_src_stop);

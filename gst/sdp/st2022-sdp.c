@@ -460,11 +460,12 @@ parse_fmtp (const gchar * value, Media * m, guint line_no, const gchar * line,
     gchar *params = g_strstrip (g_strdup (sp ? sp + 1 : ""));
 
     /* checked here, so the error quotes this line */
-    if (!parse_fmtp_params (params, &check, line_no, line, error)) {
+    ok = parse_fmtp_params (params, &check, line_no, line, error);
+    st2022_sdp_clear (&check);
+    if (!ok) {
       g_free (params);
       return FALSE;
     }
-    st2022_sdp_clear (&check);
     g_free (m->fmtp[pt]);
     m->fmtp[pt] = params;
   }
