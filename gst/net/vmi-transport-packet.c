@@ -179,7 +179,8 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
         "iface=<name> (see 'ip link')");
     return FALSE;
   }
-  if (strlen (name) >= IF_NAMESIZE || (p->ifindex = if_nametoindex (name)) == 0) {
+  if (strlen (name) >= IF_NAMESIZE
+      || (p->ifindex = if_nametoindex (name)) == 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
         "no network interface named '%s' (see 'ip link' for the names)",
         name);
@@ -871,6 +872,8 @@ vmi_transport_packet_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
 
   if (p->rx_release)
     rx_release_block (p);
+  if (G_UNLIKELY (n == 0))
+    return 0;
   for (;;) {
     struct pollfd pfd[2];
     int ms, rc;
