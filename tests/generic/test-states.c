@@ -18,7 +18,7 @@
  * and no ERROR on the bus. After the run, at NULL, the process must hold
  * exactly the file descriptors it held after the warm-up cycles, no more
  * threads, and no more heap (mallinfo2, with G_SLICE=always-malloc) than
- * the warm-up left plus 64 bytes a cycle of slack for GLib/GStreamer's
+ * the warm-up left plus 128 bytes a cycle of slack for GLib/GStreamer's
  * caches that fill lazily.
  *
  * Usage: test-states [--cycles N] [--seed S] [--dwell-us MAX] [ELEMENT...]
@@ -244,7 +244,7 @@ stress (GstElementFactory * f)
   GRand *rand = g_rand_new_with_seed (seed);
   GstElement *pipeline = make_pipeline (f, tmpdir);
   guint fds0, thr0, fds1, thr1;
-  gsize heap0, heap1, slack = 64 * (gsize) n_cycles;
+  gsize heap0, heap1, slack = 128 * (gsize) n_cycles;
   gint64 t0;
   gboolean ok = TRUE;
   guint i;
