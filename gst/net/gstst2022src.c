@@ -70,6 +70,7 @@
 #include <gst/video/video.h>
 
 #include "gstst2022src.h"
+#include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
@@ -191,6 +192,9 @@ struct _GstSt2022Src
   const St2022Format *stream_fmt;       /* the caps' format (get_caps) */
   gboolean flow_error;
   gboolean eos_posted;
+
+  /* ancillary data and the `audio` sometimes pad (gstst2022anc.c) */
+  GstSt2022AncRx *anc;
 
   /* stats, under the object lock: the depacketizer's counters plus ours */
   GstSt2022Stats stats;
@@ -379,6 +383,8 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
+  gst_element_class_add_pad_template (element_class,
+      gst_st2022_anc_rx_audio_template ());
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 source", "Source/Network/Video",
       "Receives a SMPTE ST 2022-6 stream as raw video", "gst-vmi developers");
@@ -428,6 +434,7 @@ gst_st2022_src_init (GstSt2022Src * self)
   gst_pad_add_probe (GST_BASE_SRC_PAD (self),
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, gst_st2022_src_eos_probe, NULL,
       NULL);
+  self->anc = gst_st2022_anc_rx_new (GST_ELEMENT (self));
 }
 
 static void
@@ -441,6 +448,7 @@ gst_st2022_src_finalize (GObject * object)
   gst_st2022_common_settings_clear (&self->common);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  gst_st2022_anc_rx_free (self->anc);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -511,6 +519,7 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
       "stream-locks", G_TYPE_UINT64, self->lock_stats.locks,
       "signal-lost", G_TYPE_UINT64, self->signal_lost_count,
       "signal-restored", G_TYPE_UINT64, self->signal_restored_count, NULL);
+  gst_st2022_anc_rx_add_stats (self->anc, s);
   return s;
 }
 
@@ -778,6 +787,10 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
     target->data = GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0);
     target->stride = GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0);
     target->size = (fmt->height - 1) * target->stride + fmt->active_bytes;
+    /* the blanking (ANC) goes to a side buffer, the picture stays one copy */
+    target->blank = gst_st2022_anc_rx_side_buffer (self->anc,
+        slot - self->slots, fmt);
+    target->blank_size = target->blank ? fmt->frame_bytes : 0;
   }
   self->in_progress++;
   return TRUE;
@@ -901,6 +914,8 @@ on_frame_end (gpointer user_data, St2022Target * target,
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   }
 
+  gst_st2022_anc_rx_frame (self->anc, buf, slot->v210 ? slot->raster :
+      target->blank, info);
   if (slot->v210) {
     st2022_raster_read (info->format, slot->raster, info->format->frame_bytes,
         ST2022_PIXEL_V210, GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
@@ -1215,6 +1230,7 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   g_clear_error (&self->rx_error);
   gst_st2022_src_clear_prev (self);
   self->fmt = NULL;
+  gst_st2022_anc_rx_reset (self->anc, TRUE);
   return TRUE;
 }
 
@@ -1438,6 +1454,8 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   }
   g_mutex_unlock (&self->lock);
 
+  /* the frame's embedded audio leaves just before it */
+  gst_st2022_anc_rx_push (self->anc, *outbuf);
   GST_OBJECT_LOCK (self);
   self->frames_pushed++;
   self->stats.frames = self->frames_pushed;
