@@ -914,8 +914,6 @@ on_frame_end (gpointer user_data, St2022Target * target,
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   }
 
-  gst_st2022_anc_rx_frame (self->anc, buf, slot->v210 ? slot->raster :
-      target->blank, info);
   if (slot->v210) {
     st2022_raster_read (info->format, slot->raster, info->format->frame_bytes,
         ST2022_PIXEL_V210, GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
@@ -934,6 +932,10 @@ on_frame_end (gpointer user_data, St2022Target * target,
   gst_video_frame_unmap (&slot->frame);
   slot->buffer = NULL;
   slot->in_use = FALSE;
+  /* timecode, captions, audio: from the finished raster (v210, now the
+   * concealment source) or the blanking side buffer */
+  gst_st2022_anc_rx_frame (self->anc, buf, slot->v210 ? self->prev_raster :
+      target->blank, info);
 
   base = gst_element_get_base_time (GST_ELEMENT (self));
   GST_BUFFER_PTS (buf) = info->first_arrival_ns >= base ?
