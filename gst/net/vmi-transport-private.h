@@ -18,6 +18,7 @@
 G_BEGIN_DECLS
 
 extern const VmiTransportClass vmi_transport_socket_class;
+extern const VmiTransportClass vmi_transport_packet_class;
 
 G_END_DECLS
 

@@ -21,6 +21,7 @@ G_DEFINE_QUARK (vmi-transport-error-quark, vmi_transport_error);
 
 static const VmiTransportClass *const transports[] = {
   &vmi_transport_socket_class,
+  &vmi_transport_packet_class,
 };
 
 const VmiTransportClass *

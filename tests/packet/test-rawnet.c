@@ -2,8 +2,8 @@
  *
  * The expected frames below were written byte by byte from the RFCs
  * (Ethernet II, RFC 791, 768, 826, 1112, 2113, 3376) by a separate
- * generator, not by the code under test; the test keeps its own checksum
- * to make the variants it edits.
+ * generator, not by the code under test; the variants it edits get their
+ * checksums from the tests' own pkt_csum().
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "vmi-rawnet.h"
+#include "packet-common.h"
 
 static const guint8 udp_mc_hdr[42] = {
   0x01, 0x00, 0x5e, 0x01, 0x02, 0x03, 0x02, 0x11, 0x22, 0x33, 0x44, 0x55,
@@ -107,20 +108,6 @@ ip4 (const gchar * s)
   return a.s_addr;
 }
 
-/* the test's own RFC 1071 sum */
-static guint16
-ref_csum (const guint8 * p, gsize n)
-{
-  guint32 s = 0;
-  gsize i;
-
-  for (i = 0; i < n; i++)
-    s += (i & 1) ? p[i] : (guint32) p[i] << 8;
-  while (s > 0xffff)
-    s = (s & 0xffff) + (s >> 16);
-  return (guint16) (~s & 0xffff);
-}
-
 static void
 fix_ip_csum (guint8 * frame)
 {
@@ -129,7 +116,7 @@ fix_ip_csum (guint8 * frame)
   guint16 c;
 
   ip[10] = ip[11] = 0;
-  c = ref_csum (ip, ihl);
+  c = pkt_csum (ip, ihl);
   ip[10] = c >> 8;
   ip[11] = c & 0xff;
 }
@@ -231,7 +218,7 @@ GST_START_TEST (test_udp_header)
   memset (h, 0x5a, sizeof (h));
   vmi_rawnet_build_udp_header (h, &fl, 1396);
   assert_bytes (h, udp_mc_hdr, 42);
-  fail_unless_equals_int (ref_csum (h + 14, 20), 0);
+  fail_unless_equals_int (pkt_csum (h + 14, 20), 0);
 
   memset (&fl, 0, sizeof (fl));
   memcpy (fl.dst_mac, dmac, 6);
@@ -248,7 +235,7 @@ GST_START_TEST (test_udp_header)
   fl.dscp = 0xff;
   vmi_rawnet_build_udp_header (h, &fl, 1);
   fail_unless_equals_int (h[15], 0xfc);
-  fail_unless_equals_int (ref_csum (h + 14, 20), 0);
+  fail_unless_equals_int (pkt_csum (h + 14, 20), 0);
 }
 
 GST_END_TEST;
@@ -525,7 +512,7 @@ GST_START_TEST (test_classify_udp_checksum)
   pseudo[10] = 1404 >> 8;
   pseudo[11] = 1404 & 0xff;
   memcpy (pseudo + 12, fr + 34, 1404);
-  c = ref_csum (pseudo, sizeof (pseudo));
+  c = pkt_csum (pseudo, sizeof (pseudo));
   fr[40] = c >> 8;
   fr[41] = c & 0xff;
   f.check_udp_checksum = TRUE;
