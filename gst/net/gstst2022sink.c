@@ -48,6 +48,8 @@
 #include "gstst2022sink.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
+#include "gstst2022sdp.h"
+#include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "vmi-tx-engine.h"
 #include "gstvmielements.h"
@@ -102,6 +104,8 @@ enum
   PROP_STATS,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
+  /* sdp, sdp-file */
+  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
 };
 
 struct _GstSt2022Sink
@@ -128,6 +132,7 @@ struct _GstSt2022Sink
   guint pacing_windows;
   GstSt2022Underrun underrun;
   gint tx_cpu;
+  GstSt2022SdpSettings sdp;
 
   /* streaming state */
   VmiTransport *t;
@@ -153,7 +158,9 @@ struct _GstSt2022Sink
 };
 
 #define gst_st2022_sink_parent_class parent_class
-G_DEFINE_TYPE (GstSt2022Sink, gst_st2022_sink, GST_TYPE_BASE_SINK);
+G_DEFINE_TYPE_WITH_CODE (GstSt2022Sink, gst_st2022_sink, GST_TYPE_BASE_SINK,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_st2022_sink_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022sink, "st2022sink",
     GST_RANK_NONE, GST_TYPE_ST2022_SINK,
     GST_DEBUG_CATEGORY_INIT (gst_st2022_sink_debug, "st2022sink", 0,
@@ -407,6 +414,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
+  gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_pad_template (element_class,
@@ -497,6 +505,7 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->destination_mac);
   g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
+  gst_st2022_sdp_settings_clear (&self->sdp);
 
   gst_st2022_anc_tx_free (self->anc);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -571,7 +580,8 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
       break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -651,7 +661,8 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
     }
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -721,10 +732,12 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   VmiTransport *ref_rx = NULL;
   GError *err = NULL;
   gboolean pa;
+  guint payload_type;
 
   vmi_tx_engine_config_init (&ecfg);
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
+  payload_type = self->payload_type;
   pacing = self->pacing;
   cfg.direction = VMI_TRANSPORT_DIR_SEND;
   cfg.address = self->host;
@@ -782,6 +795,12 @@ gst_st2022_sink_start (GstBaseSink * bsink)
           "pacing=pa-controlled") : NULL);
   if (self->t == NULL) {
     vmi_transport_close (ref_rx);
+    return FALSE;
+  }
+  if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
+          payload_type, pacing)) {
+    vmi_transport_close (ref_rx);
+    g_clear_pointer (&self->t, vmi_transport_close);
     return FALSE;
   }
   self->engine = vmi_tx_engine_new (self->t, &ecfg, &err);

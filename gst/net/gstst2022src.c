@@ -72,6 +72,8 @@
 #include "gstst2022src.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
+#include "gstst2022sdp.h"
+#include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
@@ -124,6 +126,8 @@ enum
   PROP_TIMEOUT,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
+  /* sdp, sdp-file */
+  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
 };
 
 typedef struct
@@ -156,6 +160,7 @@ struct _GstSt2022Src
   guint lock_datagrams;
   guint64 timeout;
   GstSt2022CommonSettings common;
+  GstSt2022SdpSettings sdp;
 
   /* receive thread only (created in start, joined in stop) */
   GThread *thread;
@@ -213,7 +218,9 @@ struct _GstSt2022Src
 };
 
 #define gst_st2022_src_parent_class parent_class
-G_DEFINE_TYPE (GstSt2022Src, gst_st2022_src, GST_TYPE_PUSH_SRC);
+G_DEFINE_TYPE_WITH_CODE (GstSt2022Src, gst_st2022_src, GST_TYPE_PUSH_SRC,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_st2022_src_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022src, "st2022src",
     GST_RANK_NONE, GST_TYPE_ST2022_SRC,
     GST_DEBUG_CATEGORY_INIT (gst_st2022_src_debug, "st2022src", 0,
@@ -263,10 +270,12 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   /**
    * GstSt2022Src:port:
    *
-   * UDP port to receive on.
+   * UDP port to receive on; 0 binds an ephemeral port (socket transport)
+   * and sets this property to it at start (notify::port), as udpsrc does.
    */
   g_object_class_install_property (gobject_class, PROP_PORT,
-      g_param_spec_int ("port", "Port", "UDP port", 1, 65535,
+      g_param_spec_int ("port", "Port",
+          "UDP port (0 = an ephemeral port, read back after start)", 0, 65535,
           DEFAULT_PROP_PORT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -378,6 +387,7 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
           G_PARAM_STATIC_STRINGS));
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
+  gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
 
   caps = gst_st2022_supported_caps ();
   gst_element_class_add_pad_template (element_class,
@@ -446,6 +456,7 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->multicast_iface);
   g_free (self->source_address);
   gst_st2022_common_settings_clear (&self->common);
+  gst_st2022_sdp_settings_clear (&self->sdp);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   gst_st2022_anc_rx_free (self->anc);
@@ -496,7 +507,8 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
       break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -567,7 +579,8 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
       break;
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value))
+              prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
+              PROP_SDP_FIRST, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -1141,6 +1154,32 @@ receive_failed:
 
 /* --- GstBaseSrc ---------------------------------------------------------- */
 
+/* port=0: the transport bound an ephemeral port; tell the application */
+static gboolean
+gst_st2022_src_report_port (GstSt2022Src * self)
+{
+  guint16 port = vmi_transport_get_local_port (self->t);
+
+  if (port == 0)
+    goto no_port;
+  GST_OBJECT_LOCK (self);
+  self->port = port;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "bound ephemeral port %u", port);
+  g_object_notify (G_OBJECT (self), "port");
+  return TRUE;
+
+  /* ERRORS */
+no_port:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("port=0 (an ephemeral port) needs transport=socket; set port to "
+            "the stream's UDP port"), (NULL));
+    g_clear_pointer (&self->t, vmi_transport_close);
+    return FALSE;
+  }
+}
+
 static gboolean
 gst_st2022_src_start (GstBaseSrc * bsrc)
 {
@@ -1148,6 +1187,9 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   VmiTransportConfig cfg = { 0 };
   GstSt2022Transport transport;
   guint pt, ssrc, confirm;
+
+  if (!gst_st2022_sdp_src_configure (GST_ELEMENT (self), &self->sdp))
+    return FALSE;
 
   GST_OBJECT_LOCK (self);
   transport = self->common.transport;
@@ -1177,6 +1219,8 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
       0, NULL);
   if (self->t == NULL)
+    return FALSE;
+  if (cfg.port == 0 && !gst_st2022_src_report_port (self))
     return FALSE;
 
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);

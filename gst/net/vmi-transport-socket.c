@@ -632,6 +632,20 @@ vmi_transport_socket_get_warning (VmiTransport * t)
   return ((VmiTransportSocket *) t)->warning;
 }
 
+static guint16
+vmi_transport_socket_get_local_port (VmiTransport * t)
+{
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
+  struct sockaddr_storage local;
+  socklen_t len = sizeof (local);
+
+  if (getsockname (s->fd, (struct sockaddr *) &local, &len) < 0)
+    return 0;
+  return ntohs (local.ss_family == AF_INET6 ?
+      ((struct sockaddr_in6 *) &local)->sin6_port :
+      ((struct sockaddr_in *) &local)->sin_port);
+}
+
 static void
 vmi_transport_socket_get_stats (VmiTransport * t, VmiTransportStats * stats)
 {
@@ -649,4 +663,5 @@ const VmiTransportClass vmi_transport_socket_class = {
   .wakeup = vmi_transport_socket_wakeup,
   .get_warning = vmi_transport_socket_get_warning,
   .get_stats = vmi_transport_socket_get_stats,
+  .get_local_port = vmi_transport_socket_get_local_port,
 };

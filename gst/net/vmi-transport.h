@@ -249,6 +249,10 @@ typedef struct
 
   /* Optional: cumulative counters; NULL = all zero. Any thread. */
   void (*get_stats) (VmiTransport * t, VmiTransportStats * stats);
+
+  /* Optional: the local UDP port bound (RECEIVE with port 0 binds an
+   * ephemeral one); NULL or 0 = the transport cannot tell. */
+  guint16 (*get_local_port) (VmiTransport * t);
 } VmiTransportClass;
 
 /* Every instance starts with its class, so the helpers below dispatch. */
@@ -318,6 +322,12 @@ vmi_transport_get_stats (VmiTransport * t, VmiTransportStats * stats)
   memset (stats, 0, sizeof (*stats));
   if (t && t->klass->get_stats)
     t->klass->get_stats (t, stats);
+}
+
+static inline guint16
+vmi_transport_get_local_port (VmiTransport * t)
+{
+  return t && t->klass->get_local_port ? t->klass->get_local_port (t) : 0;
 }
 
 G_END_DECLS

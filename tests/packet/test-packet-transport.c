@@ -308,15 +308,39 @@ GST_START_TEST (test_rx_filter)
 {
   const guint n = 40;
   GError *err = NULL;
-  VmiTransport *t = open_rx (GROUP, PKT_IP_B, &err);
   int tx = pkt_capture_open ();
+  VmiTransport *t = open_rx (GROUP, PKT_IP_B, &err);
   guint8 gmac[6], omac[6], frame[2048], payload[1400];
   VmiRxSlot slots[8];
   VmiTransportStats st;
   guint i, got = 0, noise = 0;
   gsize len;
+  GPtrArray *igmp = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
 
   fail_unless (t != NULL, "%s", err ? err->message : "");
+  /* the join reaches the wire: an IGMPv3 report (RFC 3376) to 224.0.0.22
+   * allowing source PKT_IP_B of the group, so a snooping switch forwards
+   * the stream */
+  pkt_capture_read (tx, igmp, 1, 10);
+  {
+    const guint8 rep_hdr[] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x16 };
+    const guint8 *f = g_bytes_get_data (igmp->pdata[0], &len);
+    const guint8 *ig = f + 14 + (f[14] & 0xf) * 4;
+
+    fail_unless (len >= 14 + 24 + 20);
+    fail_unless (memcmp (f, rep_hdr, 6) == 0 && memcmp (f + 6, pkt_mac_a,
+            6) == 0);
+    fail_unless (f[23] == 2 && memcmp (f + 30, (guint8[]) {
+            224, 0, 0, 22}, 4) == 0);
+    fail_unless_equals_int (ig[0], 0x22);
+    fail_unless_equals_int (ig[7], 1);  /* one record */
+    fail_unless_equals_int (ig[8], 5);  /* ALLOW_NEW_SOURCES */
+    fail_unless_equals_int (ig[11], 1);
+    fail_unless (memcmp (ig + 12, (guint8[]) {
+            239, 77, 2, 1, 10, 77, 0, 2}, 8) == 0);
+  }
+  g_ptr_array_unref (igmp);
   pkt_group_mac (GROUP, gmac);
   pkt_group_mac ("239.77.2.2", omac);
   for (i = 0; i < n; i++) {

@@ -1,0 +1,223 @@
+/* gst-vmi tests: st2022:// URIs (GstURIHandler on st2022src and
+ * st2022sink) and playbin receiving an st2022sink stream on loopback.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <string.h>
+
+static GstElement *
+from_uri (GstURIType type, const gchar * uri, const gchar * factory)
+{
+  GError *err = NULL;
+  GstElement *e = gst_element_make_from_uri (type, uri, NULL, &err);
+
+  fail_unless (e != NULL, "%s: %s", uri, err ? err->message : "");
+  fail_unless_equals_string (GST_OBJECT_NAME (gst_element_get_factory (e)),
+      factory);
+  return e;
+}
+
+GST_START_TEST (test_src_uri)
+{
+  GstElement *e = from_uri (GST_URI_SRC, "st2022://@232.1.2.3:5006?"
+      "source-address=10.0.0.1&payload-type=99&drop-corrupted=true",
+      "st2022src");
+  gchar *addr, *src, *uri;
+  gint port;
+  guint pt;
+  gboolean drop;
+
+  g_object_get (e, "address", &addr, "port", &port, "source-address", &src,
+      "payload-type", &pt, "drop-corrupted", &drop, NULL);
+  fail_unless_equals_string (addr, "232.1.2.3");
+  fail_unless_equals_int (port, 5006);
+  fail_unless_equals_string (src, "10.0.0.1");
+  fail_unless_equals_int (pt, 99);
+  fail_unless (drop);
+  uri = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (uri, "st2022://232.1.2.3:5006");
+  g_free (uri);
+  g_free (addr);
+  g_free (src);
+
+  /* VLC's form (a name before the '@'), IPv6, default port */
+  fail_unless (gst_uri_handler_set_uri (GST_URI_HANDLER (e),
+          "st2022://me@[ff15::7]", NULL));
+  uri = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (uri, "st2022://[ff15::7]:5004");
+  g_free (uri);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_uri)
+{
+  GstElement *e = from_uri (GST_URI_SINK, "st2022://127.0.0.1:7000?ttl-mc=9",
+      "st2022sink");
+  gchar *host, *uri;
+  gint port, ttl;
+
+  g_object_get (e, "host", &host, "port", &port, "ttl-mc", &ttl, NULL);
+  fail_unless_equals_string (host, "127.0.0.1");
+  fail_unless_equals_int (port, 7000);
+  fail_unless_equals_int (ttl, 9);
+  uri = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (uri, "st2022://127.0.0.1:7000");
+  g_free (uri);
+  g_free (host);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bad_uris)
+{
+  static const struct
+  {
+    const gchar *uri;
+    const gchar *message;
+  } bad[] = {
+    {"st2022://@:5004", "'st2022://@:5004' has no host: write "
+          "st2022://host:port, st2022://@group:port or st2022://[ipv6]:port"},
+    {"st2022://10.0.0.1:99999", "'st2022://10.0.0.1:99999': the port is not "
+          "a number 0-65535"},
+    {"st2022://10.0.0.1:5004?no-such=1", "'st2022://10.0.0.1:5004?no-such=1'"
+          ": GstSt2022Src has no writable property 'no-such'"},
+    {"udp://10.0.0.1:5004", "URI scheme 'udp' not supported"},
+  };
+  GstElement *e = gst_element_factory_make ("st2022src", NULL);
+  gchar *addr;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GError *err = NULL;
+    fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), bad[i].uri,
+            &err));
+    fail_unless_equals_string (err->message, bad[i].message);
+    g_error_free (err);
+  }
+  /* nothing was changed by the bad ones */
+  g_object_get (e, "address", &addr, NULL);
+  fail_unless_equals_string (addr, "0.0.0.0");
+  g_free (addr);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint frames;
+  gint port;
+  GstCaps *caps;
+} PlayState;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, PlayState * ps)
+{
+  g_mutex_lock (&ps->lock);
+  ps->frames++;
+  if (ps->caps == NULL)
+    ps->caps = gst_pad_get_current_caps (pad);
+  g_cond_broadcast (&ps->cond);
+  g_mutex_unlock (&ps->lock);
+}
+
+static void
+on_port (GObject * src, GParamSpec * pspec, PlayState * ps)
+{
+  g_mutex_lock (&ps->lock);
+  g_object_get (src, "port", &ps->port, NULL);
+  g_cond_broadcast (&ps->cond);
+  g_mutex_unlock (&ps->lock);
+}
+
+static void
+on_source_setup (GstElement * playbin, GstElement * source, PlayState * ps)
+{
+  g_signal_connect (source, "notify::port", G_CALLBACK (on_port), ps);
+}
+
+/* playbin plays st2022://127.0.0.1:0 (port 0: the source binds an
+ * ephemeral port and says which), fed by st2022sink over loopback. */
+GST_START_TEST (test_playbin)
+{
+  const guint N = 5;
+  GstElement *play = gst_element_factory_make ("playbin", NULL);
+  GstElement *vsink = gst_element_factory_make ("fakesink", NULL);
+  GstElement *tx;
+  GstStructure *s;
+  PlayState ps = { 0 };
+  gchar *desc;
+  gint w = 0, h = 0;
+
+  fail_unless (play != NULL && vsink != NULL);
+  g_mutex_init (&ps.lock);
+  g_cond_init (&ps.cond);
+  g_object_set (vsink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (vsink, "handoff", G_CALLBACK (on_handoff), &ps);
+  g_signal_connect (play, "source-setup", G_CALLBACK (on_source_setup), &ps);
+  g_object_set (play, "uri", "st2022://127.0.0.1:0", "video-sink", vsink,
+      "audio-sink", gst_element_factory_make ("fakesink", NULL), NULL);
+  fail_unless (gst_element_set_state (play, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  g_mutex_lock (&ps.lock);
+  while (ps.port == 0)
+    g_cond_wait (&ps.cond, &ps.lock);
+  g_mutex_unlock (&ps.lock);
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u ! video/x-raw,"
+      "format=UYVP,width=1280,height=720,framerate=60000/1001 ! "
+      "st2022sink host=127.0.0.1 port=%d", N, ps.port);
+  tx = gst_parse_launch (desc, NULL);
+  fail_unless (tx != NULL);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  gst_message_unref (gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (tx),
+          GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+
+  /* every frame sent reaches playbin's video sink */
+  g_mutex_lock (&ps.lock);
+  while (ps.frames < N)
+    g_cond_wait (&ps.cond, &ps.lock);
+  g_mutex_unlock (&ps.lock);
+  fail_unless_equals_int (ps.frames, N);
+  s = gst_caps_get_structure (ps.caps, 0);
+  fail_unless (gst_structure_has_name (s, "video/x-raw"));
+  fail_unless (gst_structure_get_int (s, "width", &w)
+      && gst_structure_get_int (s, "height", &h));
+  fail_unless_equals_int (w, 1280);
+  fail_unless_equals_int (h, 720);
+
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_element_set_state (play, GST_STATE_NULL);
+  gst_object_unref (tx);
+  gst_object_unref (play);
+  gst_caps_unref (ps.caps);
+  g_free (desc);
+  g_mutex_clear (&ps.lock);
+  g_cond_clear (&ps.cond);
+}
+
+GST_END_TEST;
+
+static Suite *
+uri_suite (void)
+{
+  Suite *s = suite_create ("uri");
+  TCase *tc = tcase_create ("uri");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_src_uri);
+  tcase_add_test (tc, test_sink_uri);
+  tcase_add_test (tc, test_bad_uris);
+  tcase_add_test (tc, test_playbin);
+  return s;
+}
+
+GST_CHECK_MAIN (uri);
