@@ -57,7 +57,7 @@
 #define PA_CLOCK_POLL_NS 20000
 #define REF_RING 8192
 /* PA, unpinned: sleep while the TX queue is full */
-#define PA_POLL_SLEEP_NS 20000
+#define PA_POLL_SLEEP_NS 50000
 
 typedef enum
 {
@@ -202,7 +202,7 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
   e->cfg = *cfg;
   if (e->cfg.prefill_frames == 0)
     e->cfg.prefill_frames = DEFAULT_PREFILL;
-  e->cfg.prefill_frames = MIN (e->cfg.prefill_frames, N_SLOTS - 2);
+  e->cfg.prefill_frames = MIN (e->cfg.prefill_frames, N_SLOTS - 1);
   e->pa = cfg->pacing == VMI_TX_PACING_PA_FREE_RUNNING
       || cfg->pacing == VMI_TX_PACING_PA_CONTROLLED;
   if (e->pa && !vmi_transport_has_caps (t, VMI_TRANSPORT_CAP_GAP_FRAMES)) {
@@ -906,17 +906,19 @@ pa_next_frame (PaStream * s)
   s->idx = s->n = 0;
   pa_commit_stats (s);
 
+  /* under the lock a flush cannot come between the check and the pop: the
+   * queue then holds only frames submitted after the flush, for the next
+   * stream */
   g_mutex_lock (&e->lock);
+  if (flushed (e, s->gen)) {
+    g_mutex_unlock (&e->lock);
+    return FALSE;
+  }
   next = g_queue_pop_head (&e->queue);
   if (next)
     next->state = SLOT_SENDING;
   draining = e->draining;
   g_mutex_unlock (&e->lock);
-  if (flushed (e, s->gen)) {
-    if (next)
-      vmi_tx_frame_unref (&next->txf);
-    return FALSE;
-  }
 
   if (next) {
     if (s->cur)

@@ -36,6 +36,7 @@ struct _PaWire
   guint8 *capture;
   guint capture_max, captured;
   guint64 idle_events, idle_bytes, short_counts;
+  GMutex lock;                  /* records, against pa_wire_n_records() */
 };
 
 static VmiTransportClass pa_wire_class;
@@ -101,6 +102,7 @@ pa_wire_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
   }
   now = now_bytes (w);
   drain (w, now);
+  g_mutex_lock (&w->lock);
   for (k = 0; k < n; k++) {
     PaRecord r = { 0 };
     Pending *p;
@@ -163,6 +165,7 @@ pa_wire_send_burst (VmiTransport * t, const VmiTxDatagram * d, guint n,
     g_array_append_val (w->records, r);
     w->plen++;
   }
+  g_mutex_unlock (&w->lock);
   return k;
 }
 
@@ -186,6 +189,7 @@ pa_wire_new (guint64 line_rate, guint64 queue_ns, guint capture_datagrams)
   w->line_rate = line_rate;
   w->queue_bytes = (guint64) ((unsigned __int128) queue_ns * line_rate /
       8000000000ULL);
+  g_mutex_init (&w->lock);
   w->records = g_array_sized_new (FALSE, FALSE, sizeof (PaRecord), 4 << 20);
   w->pcap = w->queue_bytes / 84 + 2;
   w->pending = g_new0 (Pending, w->pcap);
@@ -235,6 +239,17 @@ pa_wire_n_datagrams (PaWire * w)
   return w->captured;
 }
 
+guint
+pa_wire_n_records (PaWire * w)
+{
+  guint n;
+
+  g_mutex_lock (&w->lock);
+  n = w->records->len;
+  g_mutex_unlock (&w->lock);
+  return n;
+}
+
 guint64
 pa_wire_idle_events (PaWire * w)
 {
@@ -271,7 +286,7 @@ put32 (guint8 * p, guint32 v)
 
 gboolean
 pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
-    guint16 udp_port)
+    guint16 udp_port, gboolean with_gaps)
 {
   FILE *f = fopen (path, "wb");
   guint8 gh[24] = { 0 }, fr[64];
@@ -297,6 +312,10 @@ pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
     guint32 rh[4];
     guint caplen, len = r->wire - 24;
 
+    if (r->kind == PA_REC_GAP && !with_gaps)
+      continue;
+    if (r->kind == PA_REC_GAP && !with_gaps)
+      continue;
     memset (fr, 0, sizeof (fr));
     if (r->kind == PA_REC_GAP) {
       static const guint8 dst[6] = { 0x01, 0x80, 0xc2, 0, 0, 1 };

@@ -50,6 +50,8 @@ void pa_wire_finish (PaWire * w);
 void pa_wire_free (PaWire * w);
 
 const PaRecord *pa_wire_records (PaWire * w, guint * n);
+/* frames on the wire so far (any thread) */
+guint pa_wire_n_records (PaWire * w);
 /* datagram @i of the captured media (1400 bytes), NULL past the end */
 const guint8 *pa_wire_datagram (PaWire * w, guint i);
 guint pa_wire_n_datagrams (PaWire * w);
@@ -61,9 +63,10 @@ guint64 pa_wire_short_counts (PaWire * w);
 
 /* The record as a capture (ns timestamps = wire start times; media frames
  * truncated after their RTP header, gap frames after the opcode) for
- * tools/vmi-analyze; @from: first record to write */
+ * tools/vmi-analyze; @from: first record to write; @with_gaps: FALSE
+ * writes the media frames only (the analyzer skips the rest) */
 gboolean pa_wire_write_pcap (PaWire * w, const gchar * path, guint from,
-    guint16 udp_port);
+    guint16 udp_port, gboolean with_gaps);
 
 /* the core's format of @f (fails the test when there is none) */
 const St2022Format *pa_core_format (const RefFormat * f);

@@ -220,7 +220,7 @@ run_controlled (const gchar * name, VmiTxPacing pacing,
   fig->packets = m;
   if (figdir) {
     gchar *path = g_strdup_printf ("%s/%s.pcap", figdir, name);
-    fail_unless (pa_wire_write_pcap (w, path, first, 5004));
+    fail_unless (pa_wire_write_pcap (w, path, first, 5004, FALSE));
     g_print ("| %s | %+.0f | %.3f | %+.3f | %.2f | %s |\n", name, ppm,
         fig->span, fig->rate_err_ppm, fig->resolution_ppm, path);
     g_free (path);
