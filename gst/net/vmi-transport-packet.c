@@ -871,6 +871,8 @@ vmi_transport_packet_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
 
   if (p->rx_release)
     rx_release_block (p);
+  if (G_UNLIKELY (n == 0))
+    return 0;
   for (;;) {
     struct pollfd pfd[2];
     int ms, rc;

@@ -56,11 +56,31 @@ st2022_datagram_spans_full (const St2022Format * fmt, guint index,
 /* UYVP black: Cb=0x200 Y=0x040 Cr=0x200 Y=0x040 packed MSB first */
 static const guint8 uyvp_black[5] = { 0x80, 0x04, 0x08, 0x00, 0x40 };
 
+/* The spans of the next datagram from *@i on that @map marks missing
+ * (*@i then points past it): how many (0..2), or -1 when none is left. */
+static int
+next_missing_spans (const St2022Format * fmt, const guint32 * map, guint * i,
+    St2022Span spans[2])
+{
+  for (; *i < fmt->datagrams_per_frame; (*i)++) {
+    /* skip whole clean words quickly */
+    if ((*i % 32) == 0 && map[*i / 32] == 0) {
+      *i += 31;
+      continue;
+    }
+    if (map[*i / 32] & (1u << (*i % 32)))
+      return st2022_datagram_spans (fmt, (*i)++, spans);
+  }
+  return -1;
+}
+
 int
 st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
     guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
 {
+  St2022Span spans[2];
   guint i;
+  int n, k;
 
   if (fmt == NULL || missing_map == NULL || dst == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
@@ -68,17 +88,8 @@ st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
           fmt->active_bytes))
     return ST2022_ERROR_INVALID_ARGUMENT;
 
-  for (i = 0; i < fmt->datagrams_per_frame; i++) {
-    St2022Span spans[2];
-    int n, k;
-
-    if (!(missing_map[i / 32] & (1u << (i % 32)))) {
-      /* skip whole clean words quickly */
-      if ((i % 32) == 0 && missing_map[i / 32] == 0)
-        i += 31;
-      continue;
-    }
-    n = st2022_datagram_spans (fmt, i, spans);
+  i = 0;
+  while ((n = next_missing_spans (fmt, missing_map, &i, spans)) >= 0) {
     for (k = 0; k < n; k++) {
       guint8 *d = dst + (gsize) spans[k].row * dst_stride + spans[k].offset;
       if (prev) {
@@ -88,6 +99,54 @@ st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
         guint j;
         for (j = 0; j < spans[k].length; j++)
           d[j] = uyvp_black[(spans[k].offset + j) % 5];
+      }
+    }
+  }
+  return ST2022_OK;
+}
+
+int
+st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
+    guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
+{
+  St2022Span spans[2];
+  gsize row_bytes;
+  guint i, last;
+  guint8 black[15];
+  int n, k;
+
+  if (fmt == NULL || missing_map == NULL || dst == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  row_bytes = st2022_picture_min_stride (fmt, ST2022_PIXEL_V210);
+  if (dst_stride < row_bytes || (prev && prev_stride < row_bytes))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  for (i = 0; i < 15; i++)
+    black[i] = uyvp_black[i % 5];
+  last = (fmt->active_bytes - 1) / 15;
+
+  i = 0;
+  while ((n = next_missing_spans (fmt, missing_map, &i, spans)) >= 0) {
+    for (k = 0; k < n; k++) {
+      /* the 6-pixel blocks the span touches, whole */
+      guint j0 = spans[k].offset / 15;
+      guint j1 = (spans[k].offset + spans[k].length - 1) / 15 + 1;
+      gsize from = (gsize) j0 * 16;
+      gsize to = j1 - 1 == last ? row_bytes : (gsize) j1 * 16;
+      guint8 *d = dst + (gsize) spans[k].row * dst_stride;
+      guint j;
+
+      if (prev) {
+        memcpy (d + from, prev + (gsize) spans[k].row * prev_stride + from,
+            to - from);
+        continue;
+      }
+      for (j = j0; j < j1; j++) {
+        if (j == last)
+          st2022_v210_from_packed_partial (d + (gsize) j * 16, black,
+              fmt->active_bytes - j * 15, row_bytes - (gsize) j * 16);
+        else
+          st2022_v210_from_packed_blocks (d + (gsize) j * 16, black, 1,
+              FALSE);
       }
     }
   }

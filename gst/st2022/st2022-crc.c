@@ -575,6 +575,122 @@ crc_legal_clmul256 (guint8 * dst, const guint8 * p, gsize bytes,
     return crc_legal_avx2_body (dst, p, bytes, crc_c, crc_y, TRUE);
   return crc_legal_avx2_body (NULL, p, bytes, crc_c, crc_y, FALSE);
 }
+
+/* ---- v210 → packed words, clipped, with the CRC ---- */
+
+/* Words of 8-word units of a v210 row into 16-bit lanes: unit u starts at
+ * word 8u, i.e. at word 8u mod 3 (0, 2, 1 for u mod 3 = 0, 1, 2) of dword
+ * 8u / 3; each lane takes the two little-endian bytes that hold its word
+ * and a multiply lifts the word to the lane's top (dropping the bits of
+ * the word below it) for a shift down by 6. */
+#define V210_SHUF0 0, 1, 1, 2, 2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 9, 10
+#define V210_MUL0 64, 16, 4, 64, 16, 4, 64, 16
+#define V210_SHUF2 2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 9, 10, 10, 11, 12, 13
+#define V210_MUL2 4, 64, 16, 4, 64, 16, 4, 64
+#define V210_SHUF1 1, 2, 2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 9, 10, 10, 11
+#define V210_MUL1 16, 4, 64, 16, 4, 64, 16, 4
+/* 6 units = 48 words = 64 v210 bytes: the units' byte offsets */
+static const guint8 v210_unit_off[6] = { 0, 8, 20, 32, 40, 52 };
+
+/* two units (one per lane) of clipped words in stream order → their
+ * packed bytes (10 per lane, at the lane's start) and their CRC chunks */
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline void
+v210_pair (__m256i v, __m256i shuf, __m256i mul, __m256i kk, __m256i * out,
+    __m256i * acc_c, __m256i * acc_y)
+{
+  const __m256i vmin = _mm256_set1_epi16 (ST2022_SAMPLE_MIN);
+  const __m256i vmax = _mm256_set1_epi16 (ST2022_SAMPLE_MAX);
+  const __m256i pack_madd = _mm256_setr_epi16 (1024, 1, 1024, 1, 1024, 1,
+      1024, 1, 1024, 1, 1024, 1, 1024, 1, 1024, 1);
+  const __m256i crc_madd = _mm256_setr_epi16 (MADD_BLOCK, MADD_BLOCK);
+  /* C words to lanes 0..3, Y words to 4..7 */
+  const __m256i split = _mm256_setr_epi8 (0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6,
+      7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  /* 40-bit big-endian groups to bytes in stream order */
+  const __m256i be = _mm256_setr_epi8 (4, 3, 2, 1, 0, 12, 11, 10, 9, 8, -1,
+      -1, -1, -1, -1, -1, 4, 3, 2, 1, 0, 12, 11, 10, 9, 8, -1, -1, -1, -1, -1,
+      -1);
+  const __m256i lo = _mm256_set1_epi64x (0xfffff);
+  const __m256i hi = _mm256_set1_epi64x (G_GUINT64_CONSTANT (0xfffff00000));
+  __m256i w = _mm256_srli_epi16 (_mm256_mullo_epi16 (_mm256_shuffle_epi8 (v,
+              shuf), mul), 6);
+  __m256i e, d;
+
+  w = _mm256_min_epu16 (_mm256_max_epu16 (w, vmin), vmax);
+  /* packed: w0 w1 w2 w3 as 40 bits, most significant first */
+  e = _mm256_madd_epi16 (w, pack_madd);
+  e = _mm256_or_si256 (_mm256_and_si256 (_mm256_slli_epi64 (e, 20), hi),
+      _mm256_srli_epi64 (e, 32));
+  *out = _mm256_shuffle_epi8 (e, be);
+  /* CRC chunks as in the packed path */
+  d = _mm256_madd_epi16 (_mm256_shuffle_epi8 (w, split), crc_madd);
+  d = _mm256_or_si256 (_mm256_and_si256 (d, lo),
+      _mm256_and_si256 (_mm256_srli_epi64 (d, 12), hi));
+  *acc_c = _mm256_xor_si256 (*acc_c, _mm256_clmulepi64_epi128 (d, kk, 0x00));
+  *acc_y = _mm256_xor_si256 (*acc_y, _mm256_clmulepi64_epi128 (d, kk, 0x11));
+}
+
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq")))
+static guint
+v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
+    guint n_words, guint32 * crc_c, guint32 * crc_y)
+{
+  const __m256i shuf01 = _mm256_setr_epi8 (V210_SHUF0, V210_SHUF2);
+  const __m256i mul01 = _mm256_setr_epi16 (V210_MUL0, V210_MUL2);
+  const __m256i shuf23 = _mm256_setr_epi8 (V210_SHUF1, V210_SHUF0);
+  const __m256i mul23 = _mm256_setr_epi16 (V210_MUL1, V210_MUL0);
+  const __m256i shuf45 = _mm256_setr_epi8 (V210_SHUF2, V210_SHUF1);
+  const __m256i mul45 = _mm256_setr_epi16 (V210_MUL2, V210_MUL1);
+  __m256i acc_c = _mm256_setzero_si256 (), acc_y = acc_c;
+  /* whole 48-word groups whose last 16-byte load (at 52) stays inside */
+  guint groups = MIN (n_words / 48, src_bytes >= 68 ?
+      (guint) ((src_bytes - 68) / 64 + 1) : 0), g, m = groups * 6, i;
+  const guint64 (*k)[2] = clmul_k + MAX_CHUNKS - m;
+  __m128i c128, y128;
+
+  if (m == 0 || m > MAX_CHUNKS)
+    return 0;
+  for (g = 0; g < groups; g++, src += 64, k += 6) {
+    __m256i v[3], out[3];
+
+    for (i = 0; i < 3; i++)
+      v[i] = _mm256_inserti128_si256 (_mm256_castsi128_si256
+          (_mm_loadu_si128 ((const __m128i *) (src + v210_unit_off[2 * i]))),
+          _mm_loadu_si128 ((const __m128i *) (src + v210_unit_off[2 * i +
+                      1])), 1);
+    v210_pair (v[0], shuf01, mul01, _mm256_loadu_si256 ((const __m256i *) k),
+        &out[0], &acc_c, &acc_y);
+    v210_pair (v[1], shuf23, mul23, _mm256_loadu_si256 ((const __m256i *)
+            (k + 2)), &out[1], &acc_c, &acc_y);
+    v210_pair (v[2], shuf45, mul45, _mm256_loadu_si256 ((const __m256i *)
+            (k + 4)), &out[2], &acc_c, &acc_y);
+    /* 16-byte stores, each rewriting the 6 bytes past the previous unit;
+     * the very last unit's goes through a buffer, so that nothing past
+     * the converted part is written */
+    for (i = 0; i < 3; i++) {
+      _mm_storeu_si128 ((__m128i *) (dst + 20 * i),
+          _mm256_castsi256_si128 (out[i]));
+      if (i < 2 || g + 1 < groups) {
+        _mm_storeu_si128 ((__m128i *) (dst + 20 * i + 10),
+            _mm256_extracti128_si256 (out[i], 1));
+      } else {
+        guint8 tmp[16];
+        _mm_storeu_si128 ((__m128i *) tmp, _mm256_extracti128_si256 (out[i],
+                1));
+        memcpy (dst + 20 * i + 10, tmp, 10);
+      }
+    }
+    dst += 60;
+  }
+  c128 = _mm_xor_si128 (_mm256_castsi256_si128 (acc_c),
+      _mm256_extracti128_si256 (acc_c, 1));
+  y128 = _mm_xor_si128 (_mm256_castsi256_si128 (acc_y),
+      _mm256_extracti128_si256 (acc_y, 1));
+  *crc_c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (c128));
+  *crc_y = clmul_reduce ((guint64) _mm_cvtsi128_si64 (y128));
+  return m * 8;
+}
 #endif
 
 gboolean
@@ -619,6 +735,17 @@ gboolean
 st2022_crc_legal_packed_is_vector (void)
 {
   return crc_legal_impl != crc_legal_scalar;
+}
+
+guint
+st2022_v210_pack_crc (guint8 * dst, const guint8 * src, gsize src_bytes,
+    guint n_words, guint32 * crc_c, guint32 * crc_y)
+{
+#ifdef HAVE_CLMUL_PATH
+  if (crc_legal_impl == crc_legal_clmul256)
+    return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
+#endif
+  return 0;
 }
 
 const char *

@@ -59,6 +59,16 @@ gboolean st2022_crc_legal_copy_packed (guint8 * dst, const guint8 * src,
 gint st2022_crc_legal_packed_impl (guint impl, guint8 * dst,
     const guint8 * p, gsize bytes, guint32 * crc_c, guint32 * crc_y);
 
+/* The start of a v210 row (@src_bytes readable bytes, @n_words words in
+ * all) as packed words at @dst, each clipped to 4..1019, and both
+ * channels' CRC-18 of them (initial state 0).  Converts the longest
+ * prefix of whole 48-word (64-byte) groups that vector code can, without
+ * reading or writing outside the buffers, and returns its length in words
+ * (a multiple of 48; 0 without AVX2 + VPCLMULQDQ): the caller converts the
+ * rest, continuing from the CRCs. */
+guint st2022_v210_pack_crc (guint8 * dst, const guint8 * src,
+    gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
+
 G_END_DECLS
 
 #endif /* __ST2022_CRC_H__ */

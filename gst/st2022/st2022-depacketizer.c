@@ -32,6 +32,10 @@ typedef struct
   gboolean marker;
   guint64 first_arrival, last_arrival;
   gint64 first_ext;             /* extended seq of the first datagram received */
+  /* v210 target: per datagram boundary i (between datagrams i and i + 1),
+   * the packed bytes of the 6-pixel block the boundary cuts, gathered
+   * until both halves are in */
+  guint8 *edge;
 } Slot;
 
 struct _St2022Depacketizer
@@ -45,6 +49,7 @@ struct _St2022Depacketizer
   guint32 ssrc;
   guint n;                      /* datagrams per frame */
   guint map_words;
+  gsize v210_stride;            /* v210 target: bytes of a row */
 
   /* sequence extension, relative to the highest seq seen */
   gboolean have_seq;
@@ -108,6 +113,9 @@ free_format_state (St2022Depacketizer * d)
 {
   g_free (d->slot[0].received);
   g_free (d->slot[1].received);
+  g_free (d->slot[0].edge);
+  g_free (d->slot[1].edge);
+  d->slot[0].edge = d->slot[1].edge = NULL;
   g_free (d->done_map);
   g_free (d->missing);
   d->slot[0].received = d->slot[1].received = NULL;
@@ -256,8 +264,11 @@ set_format (St2022Depacketizer * d, const St2022Format * fmt)
   d->slot[1].received = g_try_new0 (guint32, d->map_words);
   d->done_map = g_try_new0 (guint32, d->map_words);
   d->missing = g_try_new0 (guint32, d->map_words);
+  d->slot[0].edge = g_try_malloc0 ((gsize) d->n * 16);
+  d->slot[1].edge = g_try_malloc0 ((gsize) d->n * 16);
+  d->v210_stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_V210);
   if (!d->slot[0].received || !d->slot[1].received
-      || !d->done_map || !d->missing) {
+      || !d->done_map || !d->missing || !d->slot[0].edge || !d->slot[1].edge) {
     free_format_state (d);
     d->fmt = NULL;
     return FALSE;
@@ -325,12 +336,40 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
       s->accepted = t->stride >= fmt->active_bytes &&
           t->size >= (gsize) (fmt->height - 1) * t->stride + fmt->active_bytes
           && (t->blank == NULL || t->blank_size >= fmt->frame_bytes);
+    else if (t->type == ST2022_TARGET_V210)
+      s->accepted = t->stride >= d->v210_stride &&
+          t->size >= (gsize) (fmt->height - 1) * t->stride + d->v210_stride
+          && (t->blank == NULL || t->blank_size >= fmt->frame_bytes);
     else
       s->accepted = FALSE;
   }
   if (!s->accepted)
     d->stats.frames_dropped++;
   return s;
+}
+
+/* With a blanking buffer, the rest of datagram @idx (what lies between
+ * its @n picture spans) into it */
+static void
+copy_blank (St2022Depacketizer * d, const St2022Target * t, guint idx,
+    const guint8 * payload, const St2022Span * spans, const guint * src,
+    int n)
+{
+  gsize base = (gsize) idx * ST2022_PAYLOAD_SIZE;
+  guint pos = 0, end = idx == d->n - 1 ? d->fmt->last_payload_bytes :
+      ST2022_PAYLOAD_SIZE;
+  int k;
+
+  if (t->blank == NULL)
+    return;
+  for (k = 0; k <= n; k++) {
+    guint stop = k < n ? src[k] : end;
+
+    if (stop > pos)
+      memcpy (t->blank + base + pos, payload + pos, stop - pos);
+    if (k < n)
+      pos = src[k] + spans[k].length;
+  }
 }
 
 /* Copy the active picture bytes of datagram @idx into a UYVP picture:
@@ -347,21 +386,92 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   for (k = 0; k < n; k++)
     memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
         payload + src[k], spans[k].length);
-  if (t->blank != NULL) {
-    /* the rest of the datagram (what lies between the spans) */
-    gsize base = (gsize) idx * ST2022_PAYLOAD_SIZE;
-    guint pos = 0, end = idx == d->n - 1 ? d->fmt->last_payload_bytes :
-        ST2022_PAYLOAD_SIZE;
+  copy_blank (d, t, idx, payload, spans, src, n);
+}
 
-    for (k = 0; k <= n; k++) {
-      guint stop = k < n ? src[k] : end;
+/* One 6-pixel block of packed bytes (@len: 15, or less for a row's last
+ * block) into row @row, block @j of a v210 picture; the row's last block
+ * also writes the row's zero padding. */
+static void
+put_v210_block (St2022Depacketizer * d, const St2022Target * t, guint row,
+    guint j, const guint8 * src, guint len)
+{
+  guint8 *dst = t->data + (gsize) row * t->stride + (gsize) j * 16;
+  gsize rest = d->v210_stride - (gsize) j * 16;
 
-      if (stop > pos)
-        memcpy (t->blank + base + pos, payload + pos, stop - pos);
-      if (k < n)
-        pos = src[k] + spans[k].length;
+  if (len < 15 || (len == 15 && (j + 1) * 15 == d->fmt->active_bytes)) {
+    st2022_v210_from_packed_partial (dst, src, len, rest);
+  } else {
+    st2022_v210_from_packed_blocks (dst, src, 1, FALSE);
+  }
+}
+
+/* The part [from, to) of row block @j that datagram @idx carries, where
+ * the block is cut by the boundary before (@leading) or after the
+ * datagram: kept until the neighbour's part is in, then converted. */
+static void
+edge_v210 (St2022Depacketizer * d, Slot * s, guint idx, guint row, guint j,
+    guint from, guint to, const guint8 * rowbytes, gboolean leading)
+{
+  guint bs = j * 15, len = MIN (15, d->fmt->active_bytes - bs);
+  guint other = leading ? idx - 1 : idx + 1;
+  guint8 *e = s->edge + (gsize) (leading ? idx - 1 : idx) * 16;
+
+  memcpy (e + (from - bs), rowbytes + from, to - from);
+  if (other < d->n && BIT_TEST (s->received, other))
+    put_v210_block (d, &s->target, row, j, e, len);
+}
+
+/* The active picture bytes of datagram @idx into a v210 picture: the
+ * whole 6-pixel blocks of each span straight (vector code), the block a
+ * datagram boundary cuts once both its parts have arrived. */
+static void
+copy_to_v210 (St2022Depacketizer * d, Slot * s, guint idx,
+    const guint8 * payload)
+{
+  const St2022Target *t = &s->target;
+  guint active = d->fmt->active_bytes, full = active / 15;
+  St2022Span spans[2];
+  guint src[2];
+  int n, k;
+
+  n = st2022_datagram_spans_full (d->fmt, idx, spans, src);
+  for (k = 0; k < n; k++) {
+    guint row = spans[k].row, off = spans[k].offset;
+    guint e = off + spans[k].length, j = off / 15, jw;
+    /* byte x of the row is rowbytes[x] */
+    const guint8 *rowbytes = payload + src[k] - off;
+
+    if (off % 15) {
+      /* spans start on a block unless a boundary cuts it */
+      edge_v210 (d, s, idx, row, j, off, MIN (e, MIN (j * 15 + 15, active)),
+          rowbytes, TRUE);
+      j++;
+    }
+    jw = MIN (e / 15, full);
+    if (jw > j) {
+      if (jw == full && full * 15 == active) {
+        /* the row's last block carries the padding */
+        if (jw - 1 > j)
+          st2022_v210_from_packed_blocks (t->data + (gsize) row * t->stride +
+              (gsize) j * 16, rowbytes + j * 15, jw - 1 - j, FALSE);
+        put_v210_block (d, t, row, jw - 1, rowbytes + (jw - 1) * 15, 15);
+      } else {
+        st2022_v210_from_packed_blocks (t->data + (gsize) row * t->stride +
+            (gsize) j * 16, rowbytes + j * 15, jw - j, FALSE);
+      }
+      j = jw;
+    }
+    if (j * 15 < e) {
+      guint be = MIN (j * 15 + 15, active);
+
+      if (e >= be)
+        put_v210_block (d, t, row, j, rowbytes + j * 15, be - j * 15);
+      else
+        edge_v210 (d, s, idx, row, j, j * 15, e, rowbytes, FALSE);
     }
   }
+  copy_blank (d, t, idx, payload, spans, src, n);
 }
 
 /* Try to find a frame start from this datagram and the previous one */
@@ -529,8 +639,10 @@ again:
           ST2022_PAYLOAD_SIZE;
       memcpy (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE, payload,
           len_copy);
-    } else {
+    } else if (s->target.type == ST2022_TARGET_UYVP) {
       copy_to_uyvp (d, &s->target, idx, payload);
+    } else {
+      copy_to_v210 (d, s, idx, payload);
     }
   } else {
     d->stats.packets_discarded++;

@@ -24,6 +24,16 @@ void st2022_crc_init_tables (void);
 int st2022_datagram_spans_full (const St2022Format * fmt, guint index,
     St2022Span spans[2], guint src_offset[2]);
 
+/* Whole 6-pixel blocks of packed words (15 bytes each, from @src) to
+ * v210 (16 bytes each, at @dst): vector code where the CPU has it unless
+ * @portable.  Reads only [src, src + 15 * nblocks). */
+void st2022_v210_from_packed_blocks (guint8 * dst, const guint8 * src,
+    guint nblocks, gboolean portable);
+/* A row's last, partial block (@bytes < 15, a multiple of 5) to v210,
+ * zero-filled to @dst_bytes (its 16 bytes plus the row's padding). */
+void st2022_v210_from_packed_partial (guint8 * dst, const guint8 * src,
+    guint bytes, gsize dst_bytes);
+
 /* one 10-bit word into an 18-bit reflected CRC register */
 #define ST2022_CRC_WORD(crc, w) \
   (((crc) >> 10) ^ st2022_crc_t0[((crc) ^ (w)) & 0x3ff])

@@ -375,8 +375,14 @@ active_from_v210 (St2022RasterWriter * w, guint8 * dst, const guint8 * src,
   guint n = w->fmt->width * 2, i = 0;
   guint blocks = w->fmt->width / 6, bl;
   guint32 cc = 0, cy = 0;
+  /* vector code takes what it can, the loop below the rest */
+  guint done = st2022_v210_pack_crc (dst, src,
+      st2022_picture_min_stride (w->fmt, ST2022_PIXEL_V210), n, &cc, &cy);
 
-  for (bl = 0; bl < blocks; bl++, src += 16, dst += 15) {
+  bl = done / 12;
+  src += (gsize) bl * 16;
+  dst += (gsize) bl * 15;
+  for (; bl < blocks; bl++, src += 16, dst += 15) {
     guint32 v0 = get_le32 (src), v1 = get_le32 (src + 4);
     guint32 v2 = get_le32 (src + 8), v3 = get_le32 (src + 12);
     guint c0 = clip_fast (v0 & 0x3ff), c1 = clip_fast ((v0 >> 10) & 0x3ff);
@@ -496,41 +502,135 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
   return ST2022_OK;
 }
 
+/* ---- packed 6-pixel blocks → v210 ---- */
+
+/* whole blocks, 15 packed bytes → 16 v210 bytes; reads only
+ * [src, src + 15 * nblocks) */
+static void
+v210_blocks_scalar (guint8 * dst, const guint8 * src, guint nblocks)
+{
+  guint bl;
+
+  for (bl = 0; bl < nblocks; bl++, src += 15, dst += 16) {
+    guint16 w[12];
+
+    st2022_unpack_words (src, w, 12);
+    put_le32 (dst, w[0] | (guint32) w[1] << 10 | (guint32) w[2] << 20);
+    put_le32 (dst + 4, w[3] | (guint32) w[4] << 10 | (guint32) w[5] << 20);
+    put_le32 (dst + 8, w[6] | (guint32) w[7] << 10 | (guint32) w[8] << 20);
+    put_le32 (dst + 12, w[9] | (guint32) w[10] << 10 | (guint32) w[11] << 20);
+  }
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define HAVE_V210_AVX2 1
+#include <immintrin.h>
+
+/* Each v210 dword k holds words 3k..3k+2, i.e. packed bits 30k..30k+29,
+ * which can span 5 bytes: the big-endian 64 bits from byte 30k / 8 (0, 3,
+ * 7, 11; one block broadcast to both lanes, one qword per dword) shifted
+ * left by 30k mod 8 (0, 6, 4, 2) and down by 34 hold them, first word
+ * highest; v210 wants the first word lowest, so the outer two swap, and
+ * the four low dwords make the 16 output bytes. */
+#define V210_BE01 7, 6, 5, 4, 3, 2, 1, 0, 10, 9, 8, 7, 6, 5, 4, 3
+#define V210_BE23 14, 13, 12, 11, 10, 9, 8, 7, -1, -1, -1, -1, 14, 13, 12, 11
+
+__attribute__ ((target ("avx2"), always_inline))
+static inline __m128i
+v210_from_packed_256 (__m128i block)
+{
+  const __m256i be = _mm256_setr_epi8 (V210_BE01, V210_BE23);
+  const __m256i sh = _mm256_setr_epi64x (0, 6, 4, 2);
+  const __m256i m10 = _mm256_set1_epi64x (0x3ff);
+  const __m256i mid = _mm256_set1_epi64x (0xffc00);
+  const __m256i low = _mm256_setr_epi32 (0, 2, 4, 6, 0, 2, 4, 6);
+  __m256i x = _mm256_srli_epi64 (_mm256_sllv_epi64 (_mm256_shuffle_epi8
+          (_mm256_broadcastsi128_si256 (block), be), sh), 34);
+
+  x = _mm256_or_si256 (_mm256_or_si256 (_mm256_and_si256 (x, mid),
+          _mm256_and_si256 (_mm256_srli_epi64 (x, 20), m10)),
+      _mm256_slli_epi64 (_mm256_and_si256 (x, m10), 20));
+  return _mm256_castsi256_si128 (_mm256_permutevar8x32_epi32 (x, low));
+}
+
+__attribute__ ((target ("avx2")))
+static void
+v210_blocks_avx2 (guint8 * dst, const guint8 * src, guint nblocks)
+{
+  guint bl = 0;
+
+  /* a block's 16-byte load ends one byte past it */
+  for (; bl + 1 < nblocks; bl++, src += 15, dst += 16)
+    _mm_storeu_si128 ((__m128i *) dst, v210_from_packed_256 (_mm_loadu_si128
+            ((const __m128i *) src)));
+  /* the last one through a buffer */
+  if (bl < nblocks) {
+    guint8 tmp[16] = { 0 };
+
+    memcpy (tmp, src, 15);
+    _mm_storeu_si128 ((__m128i *) dst, v210_from_packed_256 (_mm_loadu_si128
+            ((const __m128i *) tmp)));
+  }
+}
+#endif
+
+static void (*v210_blocks_impl) (guint8 * dst, const guint8 * src,
+    guint nblocks) = v210_blocks_scalar;
+
+static void
+v210_blocks_init (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+#ifdef HAVE_V210_AVX2
+    __builtin_cpu_init ();
+    if (__builtin_cpu_supports ("avx2"))
+      v210_blocks_impl = v210_blocks_avx2;
+#endif
+    g_once_init_leave (&once, 1);
+  }
+}
+
+void
+st2022_v210_from_packed_blocks (guint8 * dst, const guint8 * src,
+    guint nblocks, gboolean portable)
+{
+  v210_blocks_init ();
+  if (portable)
+    v210_blocks_scalar (dst, src, nblocks);
+  else
+    v210_blocks_impl (dst, src, nblocks);
+}
+
+void
+st2022_v210_from_packed_partial (guint8 * dst, const guint8 * src,
+    guint bytes, gsize dst_bytes)
+{
+  /* at most 15 bytes: 12 words */
+  guint16 comps[12];
+  guint n = bytes * 8 / 10;
+
+  st2022_unpack_words (src, comps, n);
+  v210_pack_row (comps, n, dst, dst_bytes);
+}
+
 /* One raster active line → v210 row: whole 6-pixel blocks (15 raster
- * bytes → 16 v210 bytes) straight, the partial block generically.  Reads
- * up to 3 bytes past the active line: inside the raster, since the last
- * line of every format is blanking. */
+ * bytes → 16 v210 bytes) in vector code where the CPU has it, the partial
+ * block and the row's padding generically. */
 static void
 v210_from_active (const St2022Format * fmt, const guint8 * src, guint8 * dst,
     gsize row_bytes)
 {
-  guint blocks = fmt->width / 6, bl, n = fmt->width * 2;
-  guint8 *start = dst;
-  /* the partial block: 2 * (width % 6) words, at most 10 (8 for the even
-   * widths of the table), so no per-frame allocation is needed */
-  guint16 comps[12];
+  guint blocks = fmt->width / 6;
+  gsize done = (gsize) blocks * 16;
 
-  for (bl = 0; bl < blocks; bl++, src += 15, dst += 16) {
-    guint64 a = load_be40 (src), b = load_be40 (src + 5);
-    guint64 c = load_be40 (src + 10);
-
-    put_le32 (dst, (guint32) ((a >> 30) & 0x3ff) |
-        (guint32) ((a >> 20) & 0x3ff) << 10 |
-        (guint32) ((a >> 10) & 0x3ff) << 20);
-    put_le32 (dst + 4, (guint32) (a & 0x3ff) |
-        (guint32) ((b >> 30) & 0x3ff) << 10 |
-        (guint32) ((b >> 20) & 0x3ff) << 20);
-    put_le32 (dst + 8, (guint32) ((b >> 10) & 0x3ff) |
-        (guint32) (b & 0x3ff) << 10 | (guint32) ((c >> 30) & 0x3ff) << 20);
-    put_le32 (dst + 12, (guint32) ((c >> 20) & 0x3ff) |
-        (guint32) ((c >> 10) & 0x3ff) << 10 | (guint32) (c & 0x3ff) << 20);
-  }
-  if (blocks * 12 < n) {
-    st2022_unpack_words (src, comps, n - blocks * 12);
-    v210_pack_row (comps, n - blocks * 12, dst, row_bytes - (dst - start));
-  } else if ((gsize) (dst - start) < row_bytes) {
-    memset (dst, 0, row_bytes - (dst - start));
-  }
+  v210_blocks_impl (dst, src, blocks);
+  if (blocks * 15 < fmt->active_bytes)
+    st2022_v210_from_packed_partial (dst + done, src + blocks * 15,
+        fmt->active_bytes - blocks * 15, row_bytes - done);
+  else if (done < row_bytes)
+    memset (dst + done, 0, row_bytes - done);
 }
 
 int
@@ -550,6 +650,7 @@ st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
   min_stride = st2022_picture_min_stride (fmt, pixfmt);
   if (stride < min_stride)
     return ST2022_ERROR_INVALID_ARGUMENT;
+  v210_blocks_init ();
 
   for (row = 0; row < fmt->height; row++) {
     guint line = st2022_format_row_to_line (fmt, row);

@@ -399,6 +399,7 @@ typedef enum
 {
   ST2022_TARGET_RASTER = 0,     /* full raster: data[0..frame_bytes) */
   ST2022_TARGET_UYVP = 1,       /* woven UYVP picture: rows at data + r*stride */
+  ST2022_TARGET_V210 = 2,       /* woven v210 picture: rows at data + r*stride */
 } St2022TargetType;
 
 /**
@@ -411,13 +412,16 @@ typedef struct
   St2022TargetType type;
   guint8 *data;
   gsize size;                   /* bytes at data (raster: >= frame_bytes;
-                                 * UYVP: >= (height-1)*stride + active_bytes) */
-  gsize stride;                 /* UYVP only, >= active_bytes */
+                                 * UYVP: >= (height-1)*stride + active_bytes;
+                                 * v210: >= (height-1)*stride + min_stride) */
+  gsize stride;                 /* UYVP: >= active_bytes; v210: >= min_stride
+                                 * (st2022_picture_min_stride()) */
   gpointer user_data;
-  /* UYVP only, optional (NULL: none): a raster-shaped buffer of at least
-   * frame_bytes that also receives every byte that is NOT active picture
-   * (HANC, vertical blanking lines, TRS), at its raster offset, so that
-   * ancillary data can be read without a second copy of the picture */
+  /* UYVP and v210 only, optional (NULL: none): a raster-shaped buffer
+   * of at least frame_bytes that also receives every byte that is NOT
+   * active picture (HANC, vertical blanking lines, TRS), at its raster
+   * offset, so that ancillary data can be read without a second copy of
+   * the picture */
   guint8 *blank;
   gsize blank_size;
 } St2022Target;
@@ -552,6 +556,12 @@ typedef struct
  * written to @spans, or a negative error. */
 int st2022_datagram_spans (const St2022Format * fmt, guint index,
     St2022Span spans[2]);
+
+/* Same for a v210 picture: every 6-pixel block (16 bytes; the row's last
+ * with its zero padding) that a missing datagram touches comes from @prev
+ * or is black. */
+int st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
+    guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride);
 
 /* Conceal the datagrams marked in @missing_map in the UYVP picture @dst:
  * copy the bytes from @prev (previous frame, same stride) or, when @prev is

@@ -399,6 +399,9 @@ GST_START_TEST (test_rx_filter)
   fail_unless_equals_uint64 (st.rx_dropped, 0);
   fail_unless_equals_uint64 (st.tx_gap_frames, 0);
 
+  /* asking for nothing returns at once */
+  fail_unless_equals_int (vmi_transport_recv_burst (t, slots, 0, -1, &err),
+      0);
   /* a pending wakeup ends the next wait at once */
   vmi_transport_wakeup (t);
   fail_unless_equals_int (vmi_transport_recv_burst (t, slots, 8, -1, &err),

@@ -14,6 +14,7 @@
 #include "st2022.h"
 #include "st2022-crc.h"
 #include "st2022-crc-ref.h"
+#include "st2022-private.h"
 
 /* --- independent helpers ------------------------------------------------- */
 
@@ -269,14 +270,100 @@ GST_START_TEST (test_crc_single_bits)
 
 GST_END_TEST;
 
-/* --- the writer against a raster built word by word -------------------- */
-
 static guint
 clip (guint v)
 {
   return v < ST2022_SAMPLE_MIN ? ST2022_SAMPLE_MIN :
       v > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : v;
 }
+
+/* the v210 fast path: its prefix equals the clipped, packed words, its
+ * CRCs the reference's over that prefix, and it touches nothing outside
+ * the exact-size source and the converted part of the destination */
+GST_START_TEST (test_v210_pack_crc)
+{
+  GRand *r = g_rand_new_with_seed (210);
+  guint16 *w = g_new (guint16, 4800);
+  guint iter, converted = 0;
+
+  st2022_crc_packed_init ();
+  for (iter = 0; iter < 300; iter++) {
+    guint n = (guint) g_rand_int_range (r, 1, 2400) * 2, i, done;
+    gsize src_bytes = (n + 2) / 3 * 4, out_bytes = (gsize) n * 10 / 8 + 8;
+    guint8 *src = g_malloc0 (src_bytes), *dst = g_malloc (out_bytes + 2);
+    guint8 *want;
+    guint32 c = 0xdeadbeef, y = 0xdeadbeef;
+
+    random_words (r, w, n, iter % 3);
+    for (i = 0; i < n; i++) {
+      guint8 *wp = src + (i / 3) * 4;
+      guint32 x = (guint32) wp[0] | (guint32) wp[1] << 8 |
+          (guint32) wp[2] << 16 | (guint32) wp[3] << 24;
+      x |= (guint32) w[i] << (10 * (i % 3));
+      wp[0] = x;
+      wp[1] = x >> 8;
+      wp[2] = x >> 16;
+      wp[3] = x >> 24;
+    }
+    memset (dst, 0xa5, out_bytes + 2);
+    done = st2022_v210_pack_crc (dst + 1, src, src_bytes, n, &c, &y);
+    fail_unless (done % 48 == 0 && done <= n, "done %u of %u", done, n);
+    if (done > 0) {
+      for (i = 0; i < done; i++)
+        w[i] = clip (w[i]);
+      want = pack_exact (w, done);
+      fail_unless (memcmp (dst + 1, want, done * 10 / 8) == 0,
+          "%u words: packed bytes differ", n);
+      fail_unless_equals_int (c, channel_crc (w, done, 0));
+      fail_unless_equals_int (y, channel_crc (w, done, 1));
+      g_free (want);
+      converted++;
+    }
+    fail_unless_equals_int (dst[0], 0xa5);
+    for (i = done * 10 / 8 + 1; i < out_bytes + 2; i++)
+      fail_unless_equals_int (dst[i], 0xa5);
+    g_free (src);
+    g_free (dst);
+  }
+  if (converted == 0)
+    g_printerr ("note: no vector v210 path on this CPU, nothing converted\n");
+  g_free (w);
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
+/* packed → v210 blocks: the vector code equals the portable code and
+ * reads nothing past an exact-size source */
+GST_START_TEST (test_v210_from_packed_blocks)
+{
+  GRand *r = g_rand_new_with_seed (16);
+  guint iter;
+
+  for (iter = 0; iter < 200; iter++) {
+    guint nb = iter < 8 ? iter : (guint) g_rand_int_range (r, 8, 330), i;
+    guint8 *src = g_malloc (nb * 15 + (nb == 0)), *a = g_malloc (nb * 16 + 1);
+    guint8 *b = g_malloc (nb * 16 + 1);
+
+    for (i = 0; i < nb * 15; i++)
+      src[i] = (guint8) g_rand_int (r);
+    memset (a, 0x11, nb * 16 + 1);
+    memset (b, 0x22, nb * 16 + 1);
+    st2022_v210_from_packed_blocks (a, src, nb, TRUE);
+    st2022_v210_from_packed_blocks (b, src, nb, FALSE);
+    fail_unless (memcmp (a, b, nb * 16) == 0, "%u blocks differ", nb);
+    fail_unless_equals_int (a[nb * 16], 0x11);
+    fail_unless_equals_int (b[nb * 16], 0x22);
+    g_free (src);
+    g_free (a);
+    g_free (b);
+  }
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
+/* --- the writer against a raster built word by word -------------------- */
 
 /* The expected raster of a picture given as height x 2*width components
  * (unclipped), written from the line layout of DESIGN.md §3. */
@@ -486,6 +573,8 @@ st2022_crc_suite (void)
   tcase_add_test (tc, test_crc_packed_vs_reference);
   tcase_add_test (tc, test_legal_each_position);
   tcase_add_test (tc, test_crc_single_bits);
+  tcase_add_test (tc, test_v210_pack_crc);
+  tcase_add_test (tc, test_v210_from_packed_blocks);
   tcase_add_test (tc, test_writer_1080i_reserved);
   tcase_add_test (tc, test_writer_1080p_reserved);
   tcase_add_test (tc, test_writer_720p_reserved);

@@ -41,6 +41,7 @@ typedef struct
   GArray *frames;               /* FrameRec */
   GPtrArray *formats;           /* format_changed new formats */
   const St2022Format *fmt;      /* current allocation */
+  guint8 *blank;                /* optional blanking buffer (frame_bytes) */
 } Ctx;
 
 static gboolean
@@ -60,7 +61,9 @@ cb_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
     for (b = 0; b < N_BUFS; b++)
       g_free (c->buf[b]);
     c->fmt = fmt;
-    c->stride = fmt->active_bytes + 16;
+    c->stride = (c->type == ST2022_TARGET_V210 ?
+        st2022_picture_min_stride (fmt, ST2022_PIXEL_V210) :
+        fmt->active_bytes) + 16;
     c->size = c->type == ST2022_TARGET_RASTER ? fmt->frame_bytes :
         c->stride * fmt->height;
     for (b = 0; b < N_BUFS; b++)
@@ -74,6 +77,10 @@ cb_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
   t->size = c->size;
   t->stride = c->stride;
   t->user_data = GUINT_TO_POINTER (b);
+  if (c->blank) {
+    t->blank = c->blank;
+    t->blank_size = fmt->frame_bytes;
+  }
   return TRUE;
 }
 
@@ -132,6 +139,7 @@ ctx_clear (Ctx * c)
   g_ptr_array_free (c->formats, TRUE);
   for (i = 0; i < N_BUFS; i++)
     g_free (c->buf[i]);
+  g_free (c->blank);
 }
 
 #define FRAME(c, i) (&g_array_index ((c)->frames, FrameRec, (i)))
@@ -381,6 +389,50 @@ GST_END_TEST;
 
 /* picture → raster → datagrams → raster / UYVP picture, every format, bit
  * exact; UYVP and v210 sources */
+/* A v210 target picture against the v210 read from the sent @raster; the
+ * 6-pixel blocks that touch a datagram marked in @missing (may be NULL)
+ * must instead equal @prev's (same stride), or, with no @prev, be left
+ * unwritten (0xee); the 16 bytes past each row are never written.
+ * Returns the number of rows that differ. */
+static guint
+v210_rows_bad (const St2022Format * f, const guint8 * got, gsize stride,
+    const guint8 * raster, const guint32 * missing, const guint8 * prev)
+{
+  gsize vs = st2022_picture_min_stride (f, ST2022_PIXEL_V210);
+  guint8 *want = g_malloc (vs * f->height);
+  guint row, j, bad = 0, blocks = (f->active_bytes + 14) / 15;
+
+  st2022_raster_read (f, raster, f->frame_bytes, ST2022_PIXEL_V210, want,
+      vs);
+  for (row = 0; row < f->height; row++) {
+    guint line = st2022_format_row_to_line (f, row);
+    gsize a0 = (gsize) (line - 1) * f->line_bytes + f->active_offset;
+    guint8 *w = want + row * vs;
+    gboolean row_bad = FALSE;
+    guint k;
+
+    for (j = 0; missing && j < blocks; j++) {
+      gsize b0 = a0 + 15 * j, b1 = a0 + MIN (15 * j + 15, f->active_bytes);
+      guint d0 = b0 / ST2022_PAYLOAD_SIZE, d1 = (b1 - 1) / ST2022_PAYLOAD_SIZE;
+      gsize to = j == blocks - 1 ? vs : 16 * (j + 1);
+
+      if (!(missing[d0 / 32] & (1u << (d0 % 32))) &&
+          !(missing[d1 / 32] & (1u << (d1 % 32))))
+        continue;
+      if (prev)
+        memcpy (w + 16 * j, prev + row * stride + 16 * j, to - 16 * j);
+      else
+        memset (w + 16 * j, 0xee, to - 16 * j);
+    }
+    row_bad = memcmp (got + row * stride, w, vs) != 0;
+    for (k = 0; k < 16; k++)
+      row_bad |= got[row * stride + vs + k] != 0xee;
+    bad += row_bad;
+  }
+  g_free (want);
+  return bad;
+}
+
 GST_START_TEST (test_roundtrip_all_formats)
 {
   guint fi;
@@ -409,11 +461,14 @@ GST_START_TEST (test_roundtrip_all_formats)
             f->frame_bytes, ST2022_PIXEL_V210, v210 + vs, vs), ST2022_OK);
 
     dgs = packetize (p, f, r, 2, 12345);
-    for (t = 0; t < 2; t++) {
+    for (t = 0; t < 3; t++) {
       Ctx c;
       St2022Depacketizer *d;
 
-      ctx_init (&c, t == 0 ? ST2022_TARGET_RASTER : ST2022_TARGET_UYVP);
+      ctx_init (&c, t == 0 ? ST2022_TARGET_RASTER : t == 1 ?
+          ST2022_TARGET_UYVP : ST2022_TARGET_V210);
+      if (t == 2)
+        c.blank = g_malloc0 (f->frame_bytes);
       d = st2022_depacketizer_new (&callbacks, &c);
       for (i = 0; i < 2 * N; i++)
         push (d, &dgs[i]);
@@ -432,6 +487,22 @@ GST_START_TEST (test_roundtrip_all_formats)
             ST2022_PIXEL_V210, v210_back, vs);
         fail_unless (memcmp (v210_back, v210 + vs, vs * (f->height - 1)) ==
             0);
+      } else if (t == 2) {
+        guint line;
+
+        /* v210 straight from the datagrams equals v210 read from the
+         * raster, padding included */
+        for (i = 0; i < 2; i++)
+          fail_unless_equals_int (v210_rows_bad (f, c.buf[FRAME (&c,
+                          i)->buf], c.stride, r[i], NULL, NULL), 0);
+        /* the blanking buffer holds frame 1's non-picture bytes */
+        for (line = 1; line <= f->total_lines; line++) {
+          gsize o = (gsize) (line - 1) * f->line_bytes;
+          gsize len = st2022_format_line_to_row (f, line) < 0 ?
+              f->line_bytes : f->active_offset;
+          fail_unless (memcmp (c.blank + o, r[1] + o, len) == 0, "%s line %u",
+              f->name, line);
+        }
       } else {
         guint bad = 0;
         for (i = 0; i < 2; i++) {
@@ -502,6 +573,8 @@ stream_clear (Stream * s)
 }
 
 #define DG(s, frame, idx) (&(s)->dgs[(gsize) (frame) * (s)->N + (idx)])
+
+
 
 /* Loss: exact missing maps, a lost first datagram and a lost marker */
 GST_START_TEST (test_loss)
@@ -597,6 +670,7 @@ GST_START_TEST (test_reorder_duplicate)
   guint i, N;
   GArray *order = g_array_new (FALSE, FALSE, sizeof (guint));
   guint reordered = 0, dup = 0;
+  int t;
 
   stream_make (&s, "720p59.94", 3, 60000, 10);
   N = s.N;
@@ -639,27 +713,36 @@ GST_START_TEST (test_reorder_duplicate)
   }
   dup = 3;
 
-  ctx_init (&c, ST2022_TARGET_UYVP);
-  d = st2022_depacketizer_new (&callbacks, &c);
-  for (i = 0; i < order->len; i++)
-    push (d, DG (&s, 0, g_array_index (order, guint, i)));
-  fail_unless_equals_int (c.frames->len, 3);
-  for (i = 0; i < 3; i++) {
-    guint row, bad = 0;
-    const guint8 *got = c.buf[FRAME (&c, i)->buf];
-    fail_unless (FRAME (&c, i)->complete);
-    fail_unless_equals_int (FRAME (&c, i)->frcount, 10 + i);
-    fail_unless_equals_int (FRAME (&c, i)->first_seq,
-        (guint16) (60000 + i * N));
-    for (row = 0; row < s.f->height; row++)
-      bad += memcmp (got + row * c.stride, s.r[i] + (gsize) (25 + row) *
-          s.f->line_bytes + s.f->active_offset, s.f->active_bytes) != 0;
-    fail_unless_equals_int (bad, 0);
-  }
-  stats_check (d, 3 * N + dup, 0, reordered, dup, 0, 0, 3, 0);
+  /* into UYVP, then v210: reordered neighbours complete the 6-pixel
+   * blocks that datagram boundaries cut in either order */
+  for (t = 0; t < 2; t++) {
+    ctx_init (&c, t == 0 ? ST2022_TARGET_UYVP : ST2022_TARGET_V210);
+    d = st2022_depacketizer_new (&callbacks, &c);
+    for (i = 0; i < order->len; i++)
+      push (d, DG (&s, 0, g_array_index (order, guint, i)));
+    fail_unless_equals_int (c.frames->len, 3);
+    for (i = 0; i < 3; i++) {
+      guint row, bad = 0;
+      const guint8 *got = c.buf[FRAME (&c, i)->buf];
+      fail_unless (FRAME (&c, i)->complete);
+      fail_unless_equals_int (FRAME (&c, i)->frcount, 10 + i);
+      fail_unless_equals_int (FRAME (&c, i)->first_seq,
+          (guint16) (60000 + i * N));
+      if (t == 1) {
+        fail_unless_equals_int (v210_rows_bad (s.f, got, c.stride, s.r[i],
+                NULL, NULL), 0);
+        continue;
+      }
+      for (row = 0; row < s.f->height; row++)
+        bad += memcmp (got + row * c.stride, s.r[i] + (gsize) (25 + row) *
+            s.f->line_bytes + s.f->active_offset, s.f->active_bytes) != 0;
+      fail_unless_equals_int (bad, 0);
+    }
+    stats_check (d, 3 * N + dup, 0, reordered, dup, 0, 0, 3, 0);
 
-  st2022_depacketizer_free (d);
-  ctx_clear (&c);
+    st2022_depacketizer_free (d);
+    ctx_clear (&c);
+  }
   stream_clear (&s);
   g_array_free (order, TRUE);
 }
@@ -1075,6 +1158,71 @@ GST_START_TEST (test_spans_conceal)
     }
     fail_unless_equals_int (st2022_conceal_uyvp (f, map, pic, 10, NULL, 0),
         ST2022_ERROR_INVALID_ARGUMENT);
+
+    g_free (prev);
+    st2022_depacketizer_free (d);
+    ctx_clear (&c);
+    stream_clear (&s);
+  }
+
+  /* the same into v210 (720p: rows end in a partial 6-pixel block), with
+   * neighbours lost (both sides of cut blocks), then concealed */
+  {
+    Stream s;
+    Ctx c;
+    St2022Depacketizer *d;
+    const St2022Format *f7 = st2022_format_from_name ("720p59.94");
+    guint8 *prev, *pic;
+    guint32 *map;
+    guint lost[] = { 40, 41, 43, 77, 700, 1500 };
+    gsize vs = st2022_picture_min_stride (f7, ST2022_PIXEL_V210);
+
+    stream_make (&s, "720p59.94", 1, 0, 0);
+    ctx_init (&c, ST2022_TARGET_V210);
+    d = st2022_depacketizer_new (&callbacks, &c);
+    for (i = 0; i < s.N; i++) {
+      guint k;
+      gboolean drop = FALSE;
+      for (k = 0; k < G_N_ELEMENTS (lost); k++)
+        drop |= lost[k] == i;
+      if (!drop)
+        push (d, DG (&s, 0, i));
+    }
+    st2022_depacketizer_flush (d);
+    fail_unless_equals_int (c.frames->len, 1);
+    fail_unless_equals_int (FRAME (&c, 0)->missing, G_N_ELEMENTS (lost));
+    map = FRAME (&c, 0)->missing_map;
+    pic = c.buf[FRAME (&c, 0)->buf];
+    /* blocks touching a lost datagram are left alone */
+    fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, s.r[0], map,
+            NULL), 0);
+    prev = g_malloc (c.stride * f7->height);
+    memset (prev, 0x11, c.stride * f7->height);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, c.stride,
+            prev, c.stride), ST2022_OK);
+    fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, s.r[0], map,
+            prev), 0);
+    /* black: Cb Y Cr / Y Cb Y / Cr Y Cb / Y Cr Y of 0x200 and 0x040 */
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, c.stride,
+            NULL, 0), ST2022_OK);
+    st2022_datagram_spans (f7, 700, sp);
+    {
+      const guint8 *b = pic + sp[0].row * c.stride +
+          (sp[0].offset / 15 + 1) * 16;
+      guint32 w0 = b[0] | b[1] << 8 | b[2] << 16 | (guint32) b[3] << 24;
+      guint32 w1 = b[4] | b[5] << 8 | b[6] << 16 | (guint32) b[7] << 24;
+      fail_unless_equals_int (w0, 0x200 | 0x040 << 10 | 0x200 << 20);
+      fail_unless_equals_int (w1, 0x040 | 0x200 << 10 | 0x040 << 20);
+    }
+    /* datagram 77 holds row 0's end (line 26 ends at byte 107250): its
+     * padding zeroed again */
+    fail_unless_equals_int (st2022_datagram_spans (f7, 77, sp), 1);
+    fail_unless_equals_int (sp[0].row, 0);
+    fail_unless_equals_int (sp[0].offset + sp[0].length, 3200);
+    fail_unless_equals_int (pic[vs - 1], 0);
+    fail_unless_equals_int (pic[vs], 0xee);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, 100, NULL,
+            0), ST2022_ERROR_INVALID_ARGUMENT);
 
     g_free (prev);
     st2022_depacketizer_free (d);
