@@ -665,7 +665,11 @@ gst_vmi_10to8_class_init (GstVmi10to8Class * klass)
   gst_element_class_set_static_metadata (element_class,
       "10-bit to 8-bit video converter", "Filter/Converter/Video",
       "Converts 10-bit 4:2:2 video (UYVP, v210) to 8-bit UYVY, Y42B, I420 "
-      "or NV12 with SIMD kernels, in place when it can",
+      "or NV12 with SIMD kernels, in place when it can. Example: "
+      "gst-launch-1.0 videotestsrc num-buffers=100 ! "
+      "video/x-raw,format=UYVP,width=1920,height=1080 ! vmi10to8 ! "
+      "video/x-raw,format=I420 ! x264enc ! mp4mux ! filesink "
+      "location=out.mp4",
       "gst-vmi developers");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_vmi_10to8_start);

@@ -412,7 +412,11 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 sink", "Sink/Network/Video",
-      "Sends raw video as a paced SMPTE ST 2022-6 stream",
+      "Sends raw video as a paced SMPTE ST 2022-6 stream, and its SDP. "
+      "Example: gst-launch-1.0 videotestsrc is-live=true ! "
+      "video/x-raw,format=UYVP,width=1920,height=1080,"
+      "framerate=30000/1001,interlace-mode=interleaved ! st2022sink "
+      "host=239.1.1.1 port=5004 sdp-file=stream.sdp",
       "gst-vmi developers");
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_st2022_sink_start);

@@ -134,8 +134,6 @@ typedef struct
   gboolean in_use;
   GstBuffer *buffer;            /* the output frame */
   GstVideoFrame frame;          /* @buffer mapped for writing */
-  guint8 *raster;               /* v210 output: the frame is assembled here */
-  gsize raster_size;
   gboolean v210;                /* output format when the frame began */
   const St2022Format *fmt;
   guint16 hdr_seq;              /* first datagram seen of the frame */
@@ -169,8 +167,6 @@ struct _GstSt2022Src
   VmiRxSlot rx[RX_BURST];
   GstSt2022SrcSlot slots[N_SLOTS];
   GstBuffer *prev;              /* last finished frame: concealment source */
-  guint8 *prev_raster;          /* v210: last finished raster */
-  gsize prev_raster_size;
   gint64 last_rx_mono;          /* last valid datagram of the locked stream */
   gint64 start_mono;
   guint in_progress;            /* frames begun and not ended */
@@ -391,7 +387,10 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 source", "Source/Network/Video",
-      "Receives a SMPTE ST 2022-6 stream as raw video", "gst-vmi developers");
+      "Receives a SMPTE ST 2022-6 stream as raw video (also as "
+      "st2022://@group:port). Example: gst-launch-1.0 st2022src "
+      "sdp-file=stream.sdp ! vmi10to8 ! video/x-raw,format=I420 ! "
+      "videoconvert ! autovideosink", "gst-vmi developers");
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_st2022_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_st2022_src_stop);
@@ -702,8 +701,6 @@ static void
 gst_st2022_src_clear_prev (GstSt2022Src * self)
 {
   gst_clear_buffer (&self->prev);
-  g_clear_pointer (&self->prev_raster, g_free);
-  self->prev_raster_size = 0;
 }
 
 /* Caps change only in the streaming thread, between buffers: the receive
@@ -774,24 +771,13 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   slot->hdr_cf = hdr->cf;
   slot->v210 = v210;
   target->user_data = slot;
-  if (v210) {
-    /* a slot's raster is kept across frames, but a format change can need
-     * a bigger one */
-    if (slot->raster_size < fmt->frame_bytes) {
-      g_free (slot->raster);
-      slot->raster = g_malloc (fmt->frame_bytes);
-      slot->raster_size = fmt->frame_bytes;
-    }
-    target->type = ST2022_TARGET_RASTER;
-    target->data = slot->raster;
-    target->size = slot->raster_size;
-    target->stride = 0;
-  } else {
-    target->type = ST2022_TARGET_UYVP;
-    target->data = GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0);
-    target->stride = GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0);
-    target->size = (fmt->height - 1) * target->stride + fmt->active_bytes;
-  }
+  /* both straight into the output frame: v210 without a raster pass */
+  target->type = v210 ? ST2022_TARGET_V210 : ST2022_TARGET_UYVP;
+  target->data = GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0);
+  target->stride = GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0);
+  target->size = (fmt->height - 1) * target->stride +
+      st2022_picture_min_stride (fmt, v210 ? ST2022_PIXEL_V210 :
+      ST2022_PIXEL_UYVP);
   self->in_progress++;
   return TRUE;
 }
@@ -892,43 +878,31 @@ on_frame_end (gpointer user_data, St2022Target * target,
       gst_st2022_src_post_qos (self, info->format, info->first_arrival_ns);
       return;
     }
-    if (slot->v210) {
-      /* the raster keeps the previous frame's bytes, or black */
-      st2022_conceal_raster (info->format, info->missing_map, slot->raster,
-          self->prev_raster_size >= info->format->frame_bytes ?
-          self->prev_raster : NULL);
-    } else {
+    {
       GstVideoFrame prev;
+      /* (the same size: not a frame of the other pixel format) */
       gboolean have_prev = self->prev
+          && gst_buffer_get_size (self->prev) == gst_buffer_get_size (buf)
           && gst_video_frame_map (&prev, &slot->frame.info, self->prev,
           GST_MAP_READ);
 
-      st2022_conceal_uyvp (info->format, info->missing_map,
-          GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0),
-          have_prev ? GST_VIDEO_FRAME_PLANE_DATA (&prev, 0) : NULL,
-          have_prev ? GST_VIDEO_FRAME_PLANE_STRIDE (&prev, 0) : 0);
+      guint8 *pd = have_prev ? GST_VIDEO_FRAME_PLANE_DATA (&prev, 0) : NULL;
+      gsize ps = have_prev ? GST_VIDEO_FRAME_PLANE_STRIDE (&prev, 0) : 0;
+
+      if (slot->v210)
+        st2022_conceal_v210 (info->format, info->missing_map,
+            info->v210_edges, GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0), pd, ps);
+      else
+        st2022_conceal_uyvp (info->format, info->missing_map,
+            GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0), pd, ps);
       if (have_prev)
         gst_video_frame_unmap (&prev);
     }
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   }
 
-  if (slot->v210) {
-    st2022_raster_read (info->format, slot->raster, info->format->frame_bytes,
-        ST2022_PIXEL_V210, GST_VIDEO_FRAME_PLANE_DATA (&slot->frame, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&slot->frame, 0));
-    /* the finished raster becomes the concealment source: swap buffers */
-    {
-      guint8 *tmp = self->prev_raster;
-      gsize tmp_size = self->prev_raster_size;
-
-      self->prev_raster = slot->raster;
-      self->prev_raster_size = slot->raster_size;
-      slot->raster = tmp;
-      slot->raster_size = tmp_size;
-    }
-  }
   gst_video_frame_unmap (&slot->frame);
   slot->buffer = NULL;
   slot->in_use = FALSE;
@@ -1252,8 +1226,6 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   g_clear_pointer (&self->t, vmi_transport_close);
   for (i = 0; i < N_SLOTS; i++) {
     release_slot (self, &self->slots[i]);
-    g_clear_pointer (&self->slots[i].raster, g_free);
-    self->slots[i].raster_size = 0;
   }
   g_queue_clear_full (&self->out, (GDestroyNotify) gst_buffer_unref);
   g_clear_error (&self->rx_error);

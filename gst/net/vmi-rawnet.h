@@ -137,9 +137,10 @@ gboolean vmi_rawnet_parse_arp_reply (const guint8 * frame, gsize len,
 
 /* IGMPv3 state-change report (RFC 3376 §4.2, §5.1) for @group, to
  * 224.0.0.22 with TTL 1, TOS 0xc0 and the IP Router Alert option (60
- * bytes with the Ethernet padding). Any-source (@source 0): join = CHANGE_TO_EXCLUDE_MODE {},
- * leave = CHANGE_TO_INCLUDE_MODE {}. Source-specific: join =
- * ALLOW_NEW_SOURCES {source}, leave = BLOCK_OLD_SOURCES {source}. */
+ * bytes with the Ethernet padding). Any-source (@source 0): join =
+ * CHANGE_TO_EXCLUDE_MODE {}, leave = CHANGE_TO_INCLUDE_MODE {}.
+ * Source-specific: join = ALLOW_NEW_SOURCES {source}, leave =
+ * BLOCK_OLD_SOURCES {source}. */
 gsize vmi_rawnet_build_igmpv3_report (guint8 * buf, gsize len,
     const guint8 src_mac[6], guint32 src_ip, guint32 group, guint32 source,
     gboolean join);

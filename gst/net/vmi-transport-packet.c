@@ -179,7 +179,8 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
         "iface=<name> (see 'ip link')");
     return FALSE;
   }
-  if (strlen (name) >= IF_NAMESIZE || (p->ifindex = if_nametoindex (name)) == 0) {
+  if (strlen (name) >= IF_NAMESIZE
+      || (p->ifindex = if_nametoindex (name)) == 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
         "no network interface named '%s' (see 'ip link' for the names)",
         name);

@@ -1219,7 +1219,10 @@ gst_vmi_sink_class_init (GstVmiSinkClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
       "vMI zero-copy inter-process sink", "Sink/Video",
-      "Hands frames to other processes through shared memory without copying",
+      "Hands frames to other processes through shared memory without "
+      "copying. Example: gst-launch-1.0 videotestsrc is-live=true ! "
+      "video/x-raw,format=UYVP,width=1920,height=1080,framerate=60/1 ! "
+      "vmisink socket-path=/tmp/vmi.sock",
       "gst-vmi developers");
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_vmi_sink_start);

@@ -848,7 +848,9 @@ gst_vmi_src_class_init (GstVmiSrcClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "vMI zero-copy inter-process source", "Source/Video",
-      "Receives frames from a vmisink in another process without copying",
+      "Receives frames from a vmisink in another process without copying. "
+      "Example: gst-launch-1.0 vmisrc socket-path=/tmp/vmi.sock ! queue ! "
+      "videoconvert ! autovideosink",
       "gst-vmi developers");
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_vmi_src_start);

@@ -197,6 +197,11 @@ parse_conn (const gchar * value, Conn * c, guint line_no, const gchar * line,
   parts = g_strsplit (tok[2], "/", -1);
   nparts = g_strv_length (parts);
   conn_clear (c);
+  if (parts[0] == NULL || *parts[0] == '\0') {
+    line_error (error, ST2022_SDP_ERROR_SYNTAX, line_no, line,
+        "no address: expected c=IN %s <address>", tok[1]);
+    goto out;
+  }
   if (!classify_address (parts[0], ipv6, &c->multicast)) {
     line_error (error, ST2022_SDP_ERROR_INVALID, line_no, line,
         "'%s' is not a numeric %s address", parts[0], ipv6 ? "IPv6" : "IPv4");
@@ -455,11 +460,12 @@ parse_fmtp (const gchar * value, Media * m, guint line_no, const gchar * line,
     gchar *params = g_strstrip (g_strdup (sp ? sp + 1 : ""));
 
     /* checked here, so the error quotes this line */
-    if (!parse_fmtp_params (params, &check, line_no, line, error)) {
+    ok = parse_fmtp_params (params, &check, line_no, line, error);
+    st2022_sdp_clear (&check);
+    if (!ok) {
       g_free (params);
       return FALSE;
     }
-    st2022_sdp_clear (&check);
     g_free (m->fmtp[pt]);
     m->fmtp[pt] = params;
   }

@@ -105,14 +105,20 @@ st2022_conceal_uyvp (const St2022Format * fmt, const guint32 * missing_map,
   return ST2022_OK;
 }
 
+static gboolean
+is_missing (const guint32 * map, guint i)
+{
+  return (map[i / 32] & (1u << (i % 32))) != 0;
+}
+
 int
 st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
-    guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride)
+    const guint8 * edges, guint8 * dst, gsize dst_stride, const guint8 * prev,
+    gsize prev_stride)
 {
   St2022Span spans[2];
   gsize row_bytes;
-  guint i, last;
-  guint8 black[15];
+  guint i, j;
   int n, k;
 
   if (fmt == NULL || missing_map == NULL || dst == NULL)
@@ -120,32 +126,45 @@ st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
   row_bytes = st2022_picture_min_stride (fmt, ST2022_PIXEL_V210);
   if (dst_stride < row_bytes || (prev && prev_stride < row_bytes))
     return ST2022_ERROR_INVALID_ARGUMENT;
-  for (i = 0; i < 15; i++)
-    black[i] = uyvp_black[i % 5];
-  last = (fmt->active_bytes - 1) / 15;
 
   i = 0;
   while ((n = next_missing_spans (fmt, missing_map, &i, spans)) >= 0) {
     for (k = 0; k < n; k++) {
-      /* the 6-pixel blocks the span touches, whole */
-      guint j0 = spans[k].offset / 15;
-      guint j1 = (spans[k].offset + spans[k].length - 1) / 15 + 1;
-      gsize from = (gsize) j0 * 16;
-      gsize to = j1 - 1 == last ? row_bytes : (gsize) j1 * 16;
-      guint8 *d = dst + (gsize) spans[k].row * dst_stride;
-      guint j;
+      guint row = spans[k].row;
+      gsize a0 = (gsize) (st2022_format_row_to_line (fmt, row) - 1) *
+          fmt->line_bytes + fmt->active_offset;
+      guint8 *d = dst + (gsize) row * dst_stride;
+      const guint8 *p = prev ? prev + (gsize) row * prev_stride : NULL;
 
-      if (prev) {
-        memcpy (d + from, prev + (gsize) spans[k].row * prev_stride + from,
-            to - from);
-        continue;
-      }
-      for (j = j0; j < j1; j++) {
-        if (j == last)
-          st2022_v210_from_packed_partial (d + (gsize) j * 16, black,
-              fmt->active_bytes - j * 15, row_bytes - (gsize) j * 16);
+      /* the 6-pixel blocks the span touches */
+      for (j = spans[k].offset / 15;
+          j * 15 < spans[k].offset + spans[k].length; j++) {
+        guint len = MIN (15, fmt->active_bytes - j * 15), x;
+        gsize b0 = a0 + j * 15, cut;
+        guint d0 = b0 / ST2022_PAYLOAD_SIZE;
+        guint d1 = (b0 + len - 1) / ST2022_PAYLOAD_SIZE;
+        guint8 block[15];
+
+        /* the concealment source's words, packed */
+        if (p != NULL) {
+          st2022_v210_to_packed_block (block, p + (gsize) j * 16, len);
+        } else {
+          for (x = 0; x < len; x++)
+            block[x] = uyvp_black[x % 5];
+        }
+        /* a cut block keeps the words its received side carried */
+        cut = (gsize) (d0 + 1) * ST2022_PAYLOAD_SIZE - b0;
+        if (edges != NULL && d0 != d1) {
+          if (!is_missing (missing_map, d0))
+            memcpy (block, edges + (gsize) d0 * 16, cut);
+          else if (!is_missing (missing_map, d1))
+            memcpy (block + cut, edges + (gsize) d0 * 16 + cut, len - cut);
+        }
+        if (len < 15 || (j + 1) * 15 == fmt->active_bytes)
+          st2022_v210_from_packed_partial (d + (gsize) j * 16, block, len,
+              row_bytes - (gsize) j * 16);
         else
-          st2022_v210_from_packed_blocks (d + (gsize) j * 16, black, 1,
+          st2022_v210_from_packed_blocks (d + (gsize) j * 16, block, 1,
               FALSE);
       }
     }

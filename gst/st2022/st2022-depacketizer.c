@@ -189,6 +189,8 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
     info.first_arrival_ns = s->first_arrival;
     info.last_arrival_ns = s->last_arrival;
     info.aborted = aborted;
+    if (s->target.type == ST2022_TARGET_V210)
+      info.v210_edges = s->edge;
     info.has_vts = s->hdr.cf != 0;
     if (info.has_vts)
       info.vts = s->hdr.vts -

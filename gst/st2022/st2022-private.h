@@ -34,6 +34,11 @@ void st2022_v210_from_packed_blocks (guint8 * dst, const guint8 * src,
 void st2022_v210_from_packed_partial (guint8 * dst, const guint8 * src,
     guint bytes, gsize dst_bytes);
 
+/* The reverse for one block: its first @bytes (15, or less for a row's
+ * last block) packed bytes from v210 @src */
+void st2022_v210_to_packed_block (guint8 * dst, const guint8 * src,
+    guint bytes);
+
 /* one 10-bit word into an 18-bit reflected CRC register */
 #define ST2022_CRC_WORD(crc, w) \
   (((crc) >> 10) ^ st2022_crc_t0[((crc) ^ (w)) & 0x3ff])

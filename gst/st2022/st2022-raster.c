@@ -615,6 +615,16 @@ st2022_v210_from_packed_partial (guint8 * dst, const guint8 * src,
   v210_pack_row (comps, n, dst, dst_bytes);
 }
 
+void
+st2022_v210_to_packed_block (guint8 * dst, const guint8 * src, guint bytes)
+{
+  guint16 comps[12];
+  guint n = bytes * 8 / 10;
+
+  v210_unpack_row (src, comps, n);
+  st2022_pack_words (comps, dst, n);
+}
+
 /* One raster active line → v210 row: whole 6-pixel blocks (15 raster
  * bytes → 16 v210 bytes) in vector code where the CPU has it, the partial
  * block and the row's padding generically. */

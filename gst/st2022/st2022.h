@@ -459,6 +459,10 @@ typedef struct
    * (CF != 0) */
   gboolean has_vts;
   guint32 vts;
+  /* v210 target only (else NULL): the received part of each 6-pixel
+   * block that a datagram boundary cuts, for st2022_conceal_v210(); valid
+   * during the callback */
+  const guint8 *v210_edges;
 } St2022FrameInfo;
 
 typedef struct
@@ -557,11 +561,16 @@ typedef struct
 int st2022_datagram_spans (const St2022Format * fmt, guint index,
     St2022Span spans[2]);
 
-/* Same for a v210 picture: every 6-pixel block (16 bytes; the row's last
- * with its zero padding) that a missing datagram touches comes from @prev
- * or is black. */
+/* Same for a v210 picture, with the same result as concealing the
+ * raster and reading v210 from it: the 6-pixel blocks (16 bytes; the
+ * row's last with its zero padding) that a missing datagram touches are
+ * rebuilt from @prev's (or black) words, except for the words of a block
+ * cut by a datagram boundary that the received side carried, which come
+ * from @edges (St2022FrameInfo.v210_edges; NULL: conceal such blocks
+ * whole). */
 int st2022_conceal_v210 (const St2022Format * fmt, const guint32 * missing_map,
-    guint8 * dst, gsize dst_stride, const guint8 * prev, gsize prev_stride);
+    const guint8 * edges, guint8 * dst, gsize dst_stride, const guint8 * prev,
+    gsize prev_stride);
 
 /* Conceal the datagrams marked in @missing_map in the UYVP picture @dst:
  * copy the bytes from @prev (previous frame, same stride) or, when @prev is

@@ -475,5 +475,6 @@ packet_transport_suite (void)
 int
 main (int argc, char **argv)
 {
-  return pkt_test_main (argc, argv, packet_transport_suite, "packet-transport", __FILE__);
+  return pkt_test_main (argc, argv, packet_transport_suite, "packet-transport",
+      __FILE__);
 }

@@ -393,5 +393,6 @@ packet_wire_suite (void)
 int
 main (int argc, char **argv)
 {
-  return pkt_test_main (argc, argv, packet_wire_suite, "packet-wire", __FILE__);
+  return pkt_test_main (argc, argv, packet_wire_suite, "packet-wire",
+      __FILE__);
 }

@@ -209,6 +209,11 @@ static const struct
         ST2022_SDP_ERROR_INVALID,
         "line 6: 'c=IN IP4 10.0.0.2/64': a TTL (/64) is only for multicast "
       "groups; write c=IN IP4 10.0.0.2"},
+  /* found by fuzz_sdp: an empty address */
+  {HEAD "m=video 5004 RTP/AVP 98\nc=IN IP4 \n", ST2022_SDP_ERROR_SYNTAX,
+      "line 6: 'c=IN IP4 ': no address: expected c=IN IP4 <address>"},
+  {HEAD "m=video 5004 RTP/AVP 98\nc=IN IP4 /64\n", ST2022_SDP_ERROR_SYNTAX,
+      "line 6: 'c=IN IP4 /64': no address: expected c=IN IP4 <address>"},
   {HEAD "m=video 5004 RTP/AVP 98\nc=IN IPX 1.2.3.4\n",
         ST2022_SDP_ERROR_UNSUPPORTED,
       "line 6: 'c=IN IPX 1.2.3.4': address type 'IPX' is neither IP4 nor IP6"},

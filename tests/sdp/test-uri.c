@@ -206,6 +206,50 @@ GST_START_TEST (test_playbin)
 
 GST_END_TEST;
 
+/* gst-inspect-1.0 shows each element's example launch line (the long
+ * description is what it prints), and the line is a pipeline that parses. */
+GST_START_TEST (test_inspect_examples)
+{
+  static const gchar *names[] = { "st2022sink", "st2022src", "vmi10to8",
+    "vmisink", "vmisrc"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstElementFactory *f = gst_element_factory_find (names[i]);
+    const gchar *desc, *ex;
+    gchar *argv[] = { (gchar *) "gst-inspect-1.0", (gchar *) names[i], NULL };
+    gchar *out = NULL, *line;
+    GstElement *p;
+    GError *err = NULL;
+    gint status = -1;
+
+    fail_unless (f != NULL, "%s", names[i]);
+    desc = gst_element_factory_get_metadata (f,
+        GST_ELEMENT_METADATA_DESCRIPTION);
+    ex = strstr (desc, "Example: gst-launch-1.0 ");
+    fail_unless (ex != NULL, "%s: %s", names[i], desc);
+    ex += strlen ("Example: gst-launch-1.0 ");
+    p = gst_parse_launch (ex, &err);
+    fail_unless (p != NULL && err == NULL, "%s: '%s': %s", names[i], ex,
+        err ? err->message : "");
+    gst_object_unref (p);
+
+    fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+            G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+            NULL));
+    fail_unless_equals_int (status, 0);
+    line = g_strdup_printf ("Description              %s\n", desc);
+    fail_unless (strstr (out, line) != NULL, "gst-inspect-1.0 %s:\n%s",
+        names[i], out);
+    g_free (line);
+    g_free (out);
+    gst_object_unref (f);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 uri_suite (void)
 {
@@ -217,6 +261,7 @@ uri_suite (void)
   tcase_add_test (tc, test_sink_uri);
   tcase_add_test (tc, test_bad_uris);
   tcase_add_test (tc, test_playbin);
+  tcase_add_test (tc, test_inspect_examples);
   return s;
 }
 

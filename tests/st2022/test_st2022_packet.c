@@ -25,6 +25,7 @@ typedef struct
   guint16 first_seq;
   guint received, missing;
   guint32 *missing_map;
+  guint8 *v210_edges;           /* a copy, v210 targets only */
   const St2022Format *format;
   gboolean has_vts;
   guint32 vts;
@@ -104,6 +105,9 @@ cb_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
   r.vts = info->vts;
   r.missing_map = g_memdup2 (info->missing_map,
       (info->datagrams + 31) / 32 * 4);
+  r.v210_edges = info->v210_edges ? g_memdup2 (info->v210_edges,
+      (gsize) info->datagrams * 16) : NULL;
+  fail_unless ((info->v210_edges != NULL) == (c->type == ST2022_TARGET_V210));
   fail_unless_equals_int (info->received + info->missing, info->datagrams);
   fail_unless (info->complete == (info->missing == 0));
   g_array_append_val (c->frames, r);
@@ -133,8 +137,10 @@ static void
 ctx_clear (Ctx * c)
 {
   guint i;
-  for (i = 0; i < c->frames->len; i++)
+  for (i = 0; i < c->frames->len; i++) {
     g_free (g_array_index (c->frames, FrameRec, i).missing_map);
+    g_free (g_array_index (c->frames, FrameRec, i).v210_edges);
+  }
   g_array_free (c->frames, TRUE);
   g_ptr_array_free (c->formats, TRUE);
   for (i = 0; i < N_BUFS; i++)
@@ -1172,12 +1178,12 @@ GST_START_TEST (test_spans_conceal)
     Ctx c;
     St2022Depacketizer *d;
     const St2022Format *f7 = st2022_format_from_name ("720p59.94");
-    guint8 *prev, *pic;
+    guint8 *prev, *pic, *want_r;
     guint32 *map;
     guint lost[] = { 40, 41, 43, 77, 700, 1500 };
     gsize vs = st2022_picture_min_stride (f7, ST2022_PIXEL_V210);
 
-    stream_make (&s, "720p59.94", 1, 0, 0);
+    stream_make (&s, "720p59.94", 2, 0, 0);
     ctx_init (&c, ST2022_TARGET_V210);
     d = st2022_depacketizer_new (&callbacks, &c);
     for (i = 0; i < s.N; i++) {
@@ -1196,15 +1202,31 @@ GST_START_TEST (test_spans_conceal)
     /* blocks touching a lost datagram are left alone */
     fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, s.r[0], map,
             NULL), 0);
-    prev = g_malloc (c.stride * f7->height);
-    memset (prev, 0x11, c.stride * f7->height);
-    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, c.stride,
-            prev, c.stride), ST2022_OK);
-    fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, s.r[0], map,
-            prev), 0);
+    /* concealed from a previous v210 picture (frame 1's): the same as
+     * concealing the raster from the previous raster and reading v210,
+     * the cut blocks' received words kept */
+    prev = g_malloc0 (c.stride * f7->height);
+    st2022_raster_read (f7, s.r[1], f7->frame_bytes, ST2022_PIXEL_V210, prev,
+        c.stride);
+    want_r = g_memdup2 (s.r[0], f7->frame_bytes);
+    st2022_conceal_raster (f7, map, want_r, s.r[1]);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map,
+            FRAME (&c, 0)->v210_edges, pic, c.stride, prev, c.stride),
+        ST2022_OK);
+    fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, want_r, NULL,
+            NULL), 0);
+    /* the same with black */
+    memcpy (want_r, s.r[0], f7->frame_bytes);
+    st2022_conceal_raster (f7, map, want_r, NULL);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map,
+            FRAME (&c, 0)->v210_edges, pic, c.stride, NULL, 0), ST2022_OK);
+    fail_unless_equals_int (v210_rows_bad (f7, pic, c.stride, want_r, NULL,
+            NULL), 0);
+    g_free (want_r);
+    /* without the cut blocks' received parts, blocks are concealed whole */
     /* black: Cb Y Cr / Y Cb Y / Cr Y Cb / Y Cr Y of 0x200 and 0x040 */
-    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, c.stride,
-            NULL, 0), ST2022_OK);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map, NULL, pic,
+            c.stride, NULL, 0), ST2022_OK);
     st2022_datagram_spans (f7, 700, sp);
     {
       const guint8 *b = pic + sp[0].row * c.stride +
@@ -1221,8 +1243,8 @@ GST_START_TEST (test_spans_conceal)
     fail_unless_equals_int (sp[0].offset + sp[0].length, 3200);
     fail_unless_equals_int (pic[vs - 1], 0);
     fail_unless_equals_int (pic[vs], 0xee);
-    fail_unless_equals_int (st2022_conceal_v210 (f7, map, pic, 100, NULL,
-            0), ST2022_ERROR_INVALID_ARGUMENT);
+    fail_unless_equals_int (st2022_conceal_v210 (f7, map, NULL, pic, 100,
+            NULL, 0), ST2022_ERROR_INVALID_ARGUMENT);
 
     g_free (prev);
     st2022_depacketizer_free (d);
