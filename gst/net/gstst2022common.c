@@ -234,7 +234,21 @@ gst_st2022_common_stats_due (GstElement * element,
 GstStructure *
 gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
 {
-  GstStructure *st = gst_structure_new (GST_ST2022_STATS_NAME,
+  GstStructure *st;
+
+  /* each element reports what it can know: a sender loses, reorders or
+   * conceals nothing, so those fields are the receiver's only */
+  if (is_sink)
+    return gst_structure_new (GST_ST2022_STATS_NAME,
+        "packets", G_TYPE_UINT64, s->packets,
+        "frames", G_TYPE_UINT64, s->frames,
+        "bytes", G_TYPE_UINT64, s->bytes,
+        "frames-late", G_TYPE_UINT64, s->frames_late,
+        "underruns", G_TYPE_UINT64, s->underruns,
+        "frames-repeated", G_TYPE_UINT64, s->frames_repeated,
+        "gap-frames", G_TYPE_UINT64, s->gap_frames,
+        "gap-bytes", G_TYPE_UINT64, s->gap_bytes, NULL);
+  st = gst_structure_new (GST_ST2022_STATS_NAME,
       "packets", G_TYPE_UINT64, s->packets,
       "packets-lost", G_TYPE_UINT64, s->packets_lost,
       "packets-reordered", G_TYPE_UINT64, s->packets_reordered,
@@ -243,15 +257,7 @@ gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
       "frames", G_TYPE_UINT64, s->frames,
       "frames-corrupted", G_TYPE_UINT64, s->frames_corrupted,
       "frames-dropped", G_TYPE_UINT64, s->frames_dropped,
-      "bytes", G_TYPE_UINT64, s->bytes,
-      NULL);
-
-  if (is_sink)
-    gst_structure_set (st, "frames-late", G_TYPE_UINT64, s->frames_late,
-        "underruns", G_TYPE_UINT64, s->underruns,
-        "frames-repeated", G_TYPE_UINT64, s->frames_repeated,
-        "gap-frames", G_TYPE_UINT64, s->gap_frames,
-        "gap-bytes", G_TYPE_UINT64, s->gap_bytes, NULL);
+      "bytes", G_TYPE_UINT64, s->bytes, NULL);
   return st;
 }
 

@@ -151,6 +151,10 @@ struct _GstSt2022Sink
   /* stats: written by the streaming thread, copied under the object lock */
   GstSt2022Stats stats;
   GstClockTime last_post;
+  /* late frames since the last warning, the worst of them, and when that
+   * warning went out (streaming thread) */
+  guint64 late_unwarned;
+  gint64 late_worst, late_warned_mono;
 };
 
 #define gst_st2022_sink_parent_class parent_class
@@ -162,12 +166,14 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (st2022sink, "st2022sink",
     GST_DEBUG_CATEGORY_INIT (gst_st2022_sink_debug, "st2022sink", 0,
         "ST 2022-6 sender"));
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
-        "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
-        "framerate = (fraction) [ 0, MAX ]"));
+/* Any raster in the two packings: what caps queries and accept-caps let
+ * through so that a size we cannot send reaches set_caps() and its error
+ * naming what we can send, however the caps arrive (through a queue, a
+ * capsfilter). The pad template lists the exact formats. */
+static GstStaticCaps any_raster_caps =
+GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
+    "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
+    "framerate = (fraction) [ 0, MAX ]");
 
 static void gst_st2022_sink_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -409,7 +415,13 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  {
+    GstCaps *caps = gst_st2022_supported_caps ();
+
+    gst_element_class_add_pad_template (element_class,
+        gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+    gst_caps_unref (caps);
+  }
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 sink", "Sink/Network/Video",
       "Sends raw video as a paced SMPTE ST 2022-6 stream, and its SDP. "
@@ -784,6 +796,9 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->have_last_rtp = FALSE;
   self->next_free_mono = 0;
   self->last_post = GST_CLOCK_TIME_NONE;
+  self->late_unwarned = 0;
+  self->late_worst = 0;
+  self->late_warned_mono = 0;
   return TRUE;
 
   /* ERRORS */
@@ -841,13 +856,18 @@ gst_st2022_sink_unlock_stop (GstBaseSink * bsink)
   return TRUE;
 }
 
-/* Upstream is offered exactly the rasters the format table has, so
- * auto-negotiation (videotestsrc ! st2022sink) picks one we can send. */
+/* Upstream is offered the rasters the format table has first, so
+ * auto-negotiation (videotestsrc ! st2022sink) picks one we can send; then
+ * any raster, so that caps we cannot send still link and negotiate and
+ * set_caps() can say what we can send instead of a bare "could not link" or
+ * "not-negotiated" upstream. */
 static GstCaps *
 gst_st2022_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
 {
   GstCaps *caps = gst_st2022_supported_caps ();
 
+  caps = gst_caps_make_writable (caps);
+  gst_caps_append (caps, gst_static_caps_get (&any_raster_caps));
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, caps,
         GST_CAPS_INTERSECT_FIRST);
@@ -1003,7 +1023,7 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
-/* Accept-caps against the broad template, not the exact list: caps without
+/* Accept-caps against any raster, not the exact list: caps without
  * field-order or colorimetry (rawvideoparse) must pass, and a size we cannot
  * send must reach set_caps() to get an error naming what we can send. */
 static gboolean
@@ -1013,13 +1033,56 @@ gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
     GstCaps *caps, *templ;
 
     gst_query_parse_accept_caps (query, &caps);
-    templ = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
+    templ = gst_static_caps_get (&any_raster_caps);
     gst_query_set_accept_caps_result (query,
         gst_caps_is_subset (caps, templ));
     gst_caps_unref (templ);
     return TRUE;
   }
   return GST_BASE_SINK_CLASS (parent_class)->query (bsink, query);
+}
+
+/* at most one "cannot keep real time" warning per this many ns */
+#define LATE_WARN_INTERVAL (5 * GST_SECOND)
+
+/* A frame that leaves @late ns after its launch time: a QoS message for
+ * each (as sinks tell they are late), and now and then a warning saying by
+ * how much the sender misses real time. */
+static void
+gst_st2022_sink_report_late (GstSt2022Sink * self, GstClockTime rt,
+    GstClockTime pts, GstClockTime period, gint64 late, gint64 now)
+{
+  GstMessage *qos;
+  guint64 frames, late_total;
+
+  GST_OBJECT_LOCK (self);
+  gst_st2022_sink_collect_stats (self);
+  frames = self->stats.frames;
+  late_total = self->stats.frames_late;
+  GST_OBJECT_UNLOCK (self);
+  qos = gst_message_new_qos (GST_OBJECT (self), TRUE, rt, GST_CLOCK_TIME_NONE,
+      pts, period);
+  /* jitter > 0: late; proportion: how far behind real time, in frames */
+  gst_message_set_qos_values (qos, late, 1.0 + (gdouble) late / period, 0);
+  gst_message_set_qos_stats (qos, GST_FORMAT_BUFFERS, frames, 0);
+  gst_element_post_message (GST_ELEMENT (self), qos);
+
+  self->late_unwarned++;
+  self->late_worst = MAX (self->late_worst, late);
+  if (self->late_warned_mono != 0
+      && now - self->late_warned_mono < (gint64) LATE_WARN_INTERVAL)
+    return;
+  GST_ELEMENT_WARNING (self, CORE, CLOCK,
+      ("st2022sink cannot keep real time: %" G_GUINT64_FORMAT " frame(s) "
+          "left up to %.1f ms (%.1f frames) after their launch time (%"
+          G_GUINT64_FORMAT " late in all). Upstream delivers frames too late "
+          "or the machine is too loaded; raise processing-deadline, lower "
+          "the load, or check the upstream elements' QoS.",
+          self->late_unwarned, self->late_worst / 1e6,
+          (gdouble) self->late_worst / period, late_total), (NULL));
+  self->late_unwarned = 0;
+  self->late_worst = 0;
+  self->late_warned_mono = now;
 }
 
 static GstFlowReturn
@@ -1128,6 +1191,8 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     GST_OBJECT_LOCK (self);
     self->stats.frames_late++;
     GST_OBJECT_UNLOCK (self);
+    gst_st2022_sink_report_late (self, rt, GST_BUFFER_PTS (buffer), period,
+        now - start_mono, now);
     start_mono = MAX (now, self->next_free_mono);
   }
   self->next_free_mono = start_mono + period;

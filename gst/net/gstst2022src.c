@@ -95,9 +95,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 
 /* datagrams per recv_burst() */
 #define RX_BURST 64
-/* how long the stream may pause before a frame still waiting for its end
- * is given up and pushed (frame periods) */
-#define IDLE_FLUSH_FRAMES 8
+/* without a `timeout`, how long the stream may pause before a frame still
+ * waiting for its end is given up and pushed (µs): a sender never pauses
+ * inside a frame, but a loaded sending host may be descheduled a while */
+#define IDLE_FLUSH_US (500 * 1000)
 /* longest wait in recv_burst(): the receive thread's clock tick for
  * timeouts and statistics during silence */
 #define RX_TIMEOUT_US 20000
@@ -979,24 +980,24 @@ gst_st2022_src_relock (GstSt2022Src * self, guint64 arrival)
   }
 }
 
-/* No valid datagram for a while: end the frame that waits for its end,
- * and after `timeout` tell the application. */
+/* No valid datagram for a while: after `timeout` (or IDLE_FLUSH_US when
+ * there is none) end the frame that waits for its end, and tell the
+ * application. */
 static void
 gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 {
-  const St2022Format *fmt = st2022_depacketizer_get_format (self->depay);
   gint64 silent = now_mono - self->last_rx_mono;
   guint64 timeout;
-
-  if (self->in_progress > 0 && fmt && silent > IDLE_FLUSH_FRAMES *
-      (gint64) fmt->fps_d * G_USEC_PER_SEC / fmt->fps_n) {
-    st2022_depacketizer_flush (self->depay);
-    gst_st2022_src_update_stats (self);
-  }
 
   GST_OBJECT_LOCK (self);
   timeout = self->timeout;
   GST_OBJECT_UNLOCK (self);
+
+  if (self->in_progress > 0 && (timeout > 0 ? (guint64) silent * 1000 >=
+          timeout : silent > IDLE_FLUSH_US)) {
+    st2022_depacketizer_flush (self->depay);
+    gst_st2022_src_update_stats (self);
+  }
   if (timeout == 0 || self->signal_lost
       || (guint64) silent * 1000 < timeout)
     return;

@@ -456,7 +456,10 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
         s->gso = FALSE;
         continue;
       }
+      /* EMSGSIZE: the route's device cannot segment a super-datagram
+       * (seen on multicast over the default interface) */
       if (rc < 0 && (errno == EINVAL || errno == EIO || errno == ENOTSUP
+              || errno == EMSGSIZE
               || errno == EOPNOTSUPP || errno == ENOPROTOOPT)) {
         /* no GSO on this kernel or route: plain datagrams from now on */
         s->gso = FALSE;

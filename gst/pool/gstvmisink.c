@@ -817,6 +817,22 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   g_mutex_lock (&self->lock);
   /* only the first consumer is waited for: once the stream runs, losing
    * every consumer must not stall the producer */
+  if (wait && self->clients_total == 0 && !self->flushing) {
+    gchar *path;
+
+    g_mutex_unlock (&self->lock);
+    GST_OBJECT_LOCK (self);
+    path = g_strdup (self->socket_path);
+    GST_OBJECT_UNLOCK (self);
+    /* a wait that can last says so */
+    GST_ELEMENT_INFO (self, RESOURCE, BUSY,
+        ("Waiting for the first consumer to connect to %s "
+            "(wait-for-connection=true); the stream is held until then.",
+            path), ("Start one, e.g. gst-launch-1.0 vmisrc socket-path=%s ! "
+            "fakesink, or set wait-for-connection=false.", path));
+    g_free (path);
+    g_mutex_lock (&self->lock);
+  }
   while (wait && self->clients_total == 0 && !self->flushing)
     g_cond_wait (&self->cond, &self->lock);
   if (self->flushing) {
@@ -1136,12 +1152,16 @@ gst_vmi_sink_class_init (GstVmiSinkClass * klass)
   /**
    * GstVmiSink:perms:
    *
-   * File mode of the socket. Anyone who can connect sees every frame, so
-   * the default lets only the owner in.
+   * File mode of the socket, octal as chmod takes it: the default 0600 lets
+   * only the owner in (anyone who can connect sees every frame), 0660 the
+   * group too. A gst-launch line reads a leading 0 as octal (perms=0660);
+   * gst-inspect and g_object_get() show the number in decimal (0600 = 384,
+   * 0660 = 432).
    */
   g_object_class_install_property (gobject_class, PROP_PERMS,
       g_param_spec_uint ("perms", "Permissions",
-          "File mode of the socket (e.g. 0600 owner only, 0660 group)",
+          "File mode of the socket, octal (0600 = 384: owner only, "
+          "0660 = 432: group too)",
           0, 0777, DEFAULT_PROP_PERMS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
@@ -1149,7 +1169,8 @@ gst_vmi_sink_class_init (GstVmiSinkClass * klass)
   /**
    * GstVmiSink:wait-for-connection:
    *
-   * Block the stream until the first consumer connects. Only the first: a
+   * Block the stream until the first consumer connects (an info message on
+   * the bus says so when the wait begins). Only the first: a
    * stream that runs never stalls because its consumers went away. Frames
    * rendered while no consumer is connected are dropped (counted in
    * `frames` but not in `frames-sent`).

@@ -25,7 +25,8 @@
  *
  * vmisrc waits for the producer and reconnects when it restarts (posting a
  * `vmisrc-connection` element message with `event` = `connected` or
- * `disconnected`). Everything the producer sends is checked (message
+ * `disconnected`). While there is no producer at `socket-path` it posts a
+ * warning saying so (once per wait) and retries every 100 ms. Everything the producer sends is checked (message
  * lengths, that a received fd is a memfd sealed against shrinking and as
  * big as announced, that every frame lies inside its mapping and is as big
  * as the caps need); a producer that fails a check is a fatal stream error.
@@ -251,9 +252,13 @@ vmi_src_try_connect (GstVmiSrc * self)
   GST_OBJECT_UNLOCK (self);
   fd = vmi_socket_connect (path);
   if (fd < 0) {
+    /* a wait that can last says so, once per wait */
     if (!self->waiting_logged)
-      GST_INFO_OBJECT (self, "waiting for a producer at %s: %s", path,
-          g_strerror (-fd));
+      GST_ELEMENT_WARNING (self, RESOURCE, OPEN_READ,
+          ("No vMI producer at %s (%s); retrying every %d ms.", path,
+              g_strerror (-fd), RECONNECT_INTERVAL),
+          ("Start the producer (vmisink socket-path=%s) or correct "
+              "socket-path.", path));
     self->waiting_logged = TRUE;
     g_free (path);
     return FALSE;

@@ -577,6 +577,54 @@ GST_START_TEST (test_caps_not_supported)
 
 GST_END_TEST;
 
+/* The same caps through a queue and a capsfilter: they still reach the
+ * sink, whose error names what it can send (not a bare "could not link"
+ * or "not-negotiated" from upstream); the pad template lists the exact
+ * formats. */
+GST_START_TEST (test_caps_not_supported_through_queue)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=UYVP,width=1000,height=500 ! queue ! "
+      "st2022sink name=sink", NULL);
+  GstElement *sink = gst_element_factory_make ("st2022sink", NULL);
+  GstPadTemplate *templ;
+  GstCaps *caps;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  guint i;
+
+  fail_unless (pipeline != NULL, "the pipeline does not link");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = first_error (pipeline);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless_equals_string (GST_OBJECT_NAME (msg->src), "sink");
+  fail_unless (strstr (err->message, "1000") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "1080i59.94") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+
+  /* every template structure is one SDI format: fixed size and rate */
+  templ = gst_element_get_pad_template (sink, "sink");
+  caps = gst_pad_template_get_caps (templ);
+  fail_unless (gst_caps_get_size (caps) >= 10);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_caps_get_structure (caps, i);
+    fail_unless (gst_structure_has_field_typed (st, "width", G_TYPE_INT));
+    fail_unless (gst_structure_has_field_typed (st, "height", G_TYPE_INT));
+    fail_unless (gst_structure_has_field_typed (st, "framerate",
+            GST_TYPE_FRACTION));
+  }
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
 /* Without caps forced upstream, negotiation picks a format we can send. */
 GST_START_TEST (test_caps_autonegotiation)
 {
@@ -781,6 +829,10 @@ GST_START_TEST (test_properties)
   gst_structure_free (st);
   g_object_get (sink, "stats", &st, NULL);
   fail_unless_equals_uint64 (net_stat (st, "bytes"), 0);
+  /* sender fields only: nothing a sender cannot know */
+  fail_if (gst_structure_has_field (st, "packets-lost"));
+  fail_if (gst_structure_has_field (st, "frames-corrupted"));
+  fail_if (gst_structure_has_field (st, "frames-dropped"));
   gst_structure_free (st);
   gst_object_unref (sink);
   gst_object_unref (src);
@@ -914,6 +966,7 @@ elements_suite (void)
   tcase_add_test (tc, test_design_properties);
   tcase_add_test (tc, test_src_latency);
   tcase_add_test (tc, test_caps_not_supported);
+  tcase_add_test (tc, test_caps_not_supported_through_queue);
   tcase_add_test (tc, test_caps_autonegotiation);
   tcase_add_test (tc, test_transport_errors);
   tcase_add_test (tc, test_port_in_use);

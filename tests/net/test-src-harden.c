@@ -13,6 +13,10 @@
 #include "../../gst/net/gstst2022meta.h"
 
 #define N_PICS 4
+/* The sending thread of a loaded test machine can stall inside a frame;
+ * the receiver gives a frame up after `timeout` of silence, so tests that
+ * count corrupted frames give it long */
+#define TOLERANT "timeout=10000000000"
 
 typedef struct
 {
@@ -299,10 +303,17 @@ GST_START_TEST (test_strays_corrupt_nothing)
   Strays st = { g_rand_new_with_seed (15), 30, 0, 0 };
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
-  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, FRAMES, 0, stray_hook, &st);
   RX_WAIT (&rx, rx.frames >= FRAMES);
 
+  {
+    GstStructure *stats;
+
+    g_object_get (rx.src, "stats", &stats, NULL);
+    GST_INFO ("%" GST_PTR_FORMAT, stats);
+    gst_structure_free (stats);
+  }
   fail_unless_equals_int (st.left, 0);
   fail_unless_equals_int (rx.frames, FRAMES);
   fail_unless_equals_int (rx.corrupted, 0);
@@ -354,7 +365,7 @@ GST_START_TEST (test_ssrc_flood_costs_nothing)
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
   frames = (45000 + s.n - 1) / s.n;
-  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, frames, 0, flip_hook, &fl);
   RX_WAIT (&rx, rx.frames >= frames);
 
@@ -382,7 +393,7 @@ GST_START_TEST (test_sender_restart_loses_nothing)
   Rx rx;
 
   raw_sender_init (&s, &ref_1080i50, net_test_port ());
-  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, 6, 0, NULL, NULL);
   /* a restart: new SSRC, sequence and FRCount, from a frame start */
   s.ssrc = 0x5eed0002;
@@ -425,7 +436,7 @@ check_jump (gint jump)
   Rx rx;
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
-  rx_start (&rx, &s, "stats-interval=0", "", GST_STATE_PLAYING);
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, 10, 0, jump_hook, &jump);
   /* frames leave in order: the last one out means all are */
   RX_WAIT (&rx, rx.last_frcount == 9);
@@ -594,7 +605,7 @@ GST_START_TEST (test_timeout_and_stats_during_silence)
   guint n_stats;
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
-  rx_start (&rx, &s, "stats-interval=30 timeout=200000000", "",
+  rx_start (&rx, &s, "stats-interval=30 timeout=500000000", "",
       GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, 4, 0, NULL, NULL);
   RX_WAIT (&rx, rx.frames >= 4);
@@ -629,6 +640,68 @@ GST_START_TEST (test_timeout_and_stats_during_silence)
 
 GST_END_TEST;
 
+/* --- caps ---------------------------------------------------------------- */
+
+/* A downstream that takes neither packing: the error names it and says
+ * what to put in between; the pad template lists the exact formats. */
+GST_START_TEST (test_downstream_refuses_both_packings)
+{
+  RawSender s;
+  GstElement *pipeline, *src, *sink;
+  GstCaps *caps;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL, *port;
+  GstBus *bus;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  pipeline = gst_pipeline_new (NULL);
+  src = gst_element_factory_make ("st2022src", NULL);
+  sink = gst_element_factory_make ("appsink", "i420sink");
+  port = g_strdup_printf ("%u", s.port);
+  gst_util_set_object_arg (G_OBJECT (src), "port", port);
+  g_free (port);
+  g_object_set (src, "address", "127.0.0.1", NULL);
+  gst_bin_add_many (GST_BIN (pipeline), src, sink, NULL);
+  fail_unless (gst_element_link (src, sink));
+  /* linked first: the refusal comes when the stream says what it is */
+  caps = gst_caps_from_string ("video/x-raw,format=I420");
+  g_object_set (sink, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  raw_send_frame (&s, NULL, NULL);
+  raw_send_frame (&s, NULL, NULL);
+
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  fail_unless (strstr (err->message, "i420sink") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "720p59.94") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (dbg, "videoconvert") != NULL, "%s", dbg);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  caps = gst_pad_template_get_caps (gst_element_get_pad_template (src,
+          "src"));
+  fail_unless (gst_structure_has_field_typed (gst_caps_get_structure (caps,
+              0), "width", G_TYPE_INT));
+  gst_caps_unref (caps);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
 static Suite *
 src_harden_suite (void)
 {
@@ -644,6 +717,7 @@ src_harden_suite (void)
   tcase_add_test (tc, test_slow_consumer_drops_counted);
   tcase_add_test (tc, test_slow_consumer_and_overflow_counted);
   tcase_add_test (tc, test_timeout_and_stats_during_silence);
+  tcase_add_test (tc, test_downstream_refuses_both_packings);
   return s;
 }
 
