@@ -174,7 +174,6 @@ struct _GstSt2022Src
   gboolean had_signal, signal_lost;
   GstClockTime conceal_budget, conceal_last;
   GstClockTime last_post;
-  gboolean drop_corrupted_rx;   /* snapshot of the property */
 
   /* shared by the receive and streaming threads, under @lock */
   GMutex lock;
@@ -864,10 +863,16 @@ on_frame_end (gpointer user_data, St2022Target * target,
   }
 
   if (!info->complete) {
+    gboolean drop;
+
     GST_DEBUG_OBJECT (self, "frame %u: %u of %u datagrams missing%s",
         info->frcount, info->missing, info->datagrams,
         info->marker ? "" : " (marker too)");
-    if (self->drop_corrupted_rx) {
+    /* changeable while playing */
+    GST_OBJECT_LOCK (self);
+    drop = self->drop_corrupted;
+    GST_OBJECT_UNLOCK (self);
+    if (drop) {
       self->dropped_corrupted++;
       release_slot (self, slot);
       gst_st2022_src_post_qos (self, info->format, info->first_arrival_ns);
@@ -1163,7 +1168,6 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   pt = self->payload_type;
   ssrc = self->ssrc;
   confirm = self->lock_datagrams;
-  self->drop_corrupted_rx = self->drop_corrupted;
   memset (&self->stats, 0, sizeof (self->stats));
   memset (&self->lock_stats, 0, sizeof (self->lock_stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
