@@ -510,6 +510,15 @@ vmi_anc_audio_rx_reset (VmiAncAudioRx * rx)
 }
 
 void
+vmi_anc_audio_rx_discont (VmiAncAudioRx * rx)
+{
+  guint g;
+
+  for (g = 0; g < 4; g++)
+    rx->last[g] = -1;
+}
+
+void
 vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx)
 {
   guint g;

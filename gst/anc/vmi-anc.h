@@ -294,6 +294,8 @@ VmiAncAudioRx *vmi_anc_audio_rx_new (void);
 void vmi_anc_audio_rx_free (VmiAncAudioRx * rx);
 /* Forget the stream (format change, flush) */
 void vmi_anc_audio_rx_reset (VmiAncAudioRx * rx);
+/* Frames were skipped: the next data block numbers do not continue */
+void vmi_anc_audio_rx_discont (VmiAncAudioRx * rx);
 void vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx);
 void vmi_anc_audio_rx_push_data (VmiAncAudioRx * rx,
     const VmiAncAudioData * a);

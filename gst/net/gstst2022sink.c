@@ -46,6 +46,7 @@
 #include <gst/video/video.h>
 
 #include "gstst2022sink.h"
+#include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
 #include "gstst2022uri.h"
@@ -148,6 +149,9 @@ struct _GstSt2022Sink
   guint32 rtp_per_frame;        /* rounded, for non-timestamped input */
   gint64 next_free_mono;        /* end of the previous frame's send, ns */
 
+  /* ancillary data and the `audio` request pad (gstst2022anc.c) */
+  GstSt2022AncTx *anc;
+
   /* stats: written by the streaming thread, copied under the object lock */
   GstSt2022Stats stats;
   GstClockTime last_post;
@@ -193,6 +197,9 @@ static gboolean gst_st2022_sink_propose_allocation (GstBaseSink * bsink,
     GstQuery * query);
 static gboolean gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event);
 static gboolean gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query);
+static GstPad *gst_st2022_sink_request_new_pad (GstElement * element,
+    GstPadTemplate * templ, const gchar * name, const GstCaps * caps);
+static void gst_st2022_sink_release_pad (GstElement * element, GstPad * pad);
 static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
 static void gst_st2022_sink_collect_stats (GstSt2022Sink * self);
@@ -422,6 +429,11 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
         gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
     gst_caps_unref (caps);
   }
+  gst_element_class_add_pad_template (element_class,
+      gst_st2022_anc_tx_audio_template ());
+  element_class->request_new_pad =
+      GST_DEBUG_FUNCPTR (gst_st2022_sink_request_new_pad);
+  element_class->release_pad = GST_DEBUG_FUNCPTR (gst_st2022_sink_release_pad);
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 sink", "Sink/Network/Video",
       "Sends raw video as a paced SMPTE ST 2022-6 stream, and its SDP. "
@@ -450,9 +462,24 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_ST2022_UNDERRUN, 0);
 }
 
+static GstPad *
+gst_st2022_sink_request_new_pad (GstElement * element, GstPadTemplate * templ,
+    const gchar * name, const GstCaps * caps)
+{
+  return gst_st2022_anc_tx_request_pad (GST_ST2022_SINK (element)->anc, templ,
+      name);
+}
+
+static void
+gst_st2022_sink_release_pad (GstElement * element, GstPad * pad)
+{
+  gst_st2022_anc_tx_release_pad (GST_ST2022_SINK (element)->anc, pad);
+}
+
 static void
 gst_st2022_sink_init (GstSt2022Sink * self)
 {
+  self->anc = gst_st2022_anc_tx_new (GST_ELEMENT (self));
   self->host = g_strdup (DEFAULT_PROP_HOST);
   self->port = DEFAULT_PROP_PORT;
   self->multicast_iface = g_strdup (DEFAULT_PROP_MULTICAST_IFACE);
@@ -496,6 +523,7 @@ gst_st2022_sink_finalize (GObject * object)
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
 
+  gst_st2022_anc_tx_free (self->anc);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -638,11 +666,15 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
     case PROP_TX_CPU:
       g_value_set_int (value, self->tx_cpu);
       break;
-    case PROP_STATS:
+    case PROP_STATS:{
+      GstStructure *st;
+
       gst_st2022_sink_collect_stats (self);
-      g_value_take_boxed (value,
-          gst_st2022_stats_to_structure (&self->stats, TRUE));
+      st = gst_st2022_stats_to_structure (&self->stats, TRUE);
+      gst_st2022_anc_tx_add_stats (self->anc, st);
+      g_value_take_boxed (value, st);
       break;
+    }
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
@@ -679,6 +711,7 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
   GST_OBJECT_LOCK (self);
   gst_st2022_sink_collect_stats (self);
   s = gst_st2022_stats_to_structure (&self->stats, TRUE);
+  gst_st2022_anc_tx_add_stats (self->anc, s);
   GST_OBJECT_UNLOCK (self);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
@@ -832,6 +865,7 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
   g_clear_pointer (&self->engine, vmi_tx_engine_free);
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
   self->fmt = NULL;
+  gst_st2022_anc_tx_reset (self->anc);
   return TRUE;
 }
 
@@ -843,6 +877,7 @@ gst_st2022_sink_unlock (GstBaseSink * bsink)
   /* queued frames are dropped: nothing stale leaves after a flush */
   if (self->engine)
     vmi_tx_engine_set_flushing (self->engine, TRUE);
+  gst_st2022_anc_tx_set_flushing (self->anc, TRUE);
   return TRUE;
 }
 
@@ -853,6 +888,7 @@ gst_st2022_sink_unlock_stop (GstBaseSink * bsink)
 
   if (self->engine)
     vmi_tx_engine_set_flushing (self->engine, FALSE);
+  gst_st2022_anc_tx_set_flushing (self->anc, FALSE);
   return TRUE;
 }
 
@@ -928,6 +964,7 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   self->writer = st2022_raster_writer_new (fmt);
   if (self->writer == NULL)
     goto core_failed;
+  gst_st2022_anc_tx_set_format (self->anc, fmt);
   self->period = gst_util_uint64_scale_int (GST_SECOND,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
   self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
@@ -1124,6 +1161,12 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   if (rc != ST2022_OK) {
     vmi_tx_engine_release (self->engine, job);
     goto raster_failed;
+  }
+  /* payload ID, timecode, captions, audio: before the frame is queued */
+  if (!gst_st2022_anc_tx_frame (self->anc, buffer, &bsink->segment,
+          job->raster, job->size)) {
+    vmi_tx_engine_release (self->engine, job);
+    return GST_FLOW_FLUSHING;
   }
 
   period = self->period;

@@ -70,6 +70,7 @@
 #include <gst/video/video.h>
 
 #include "gstst2022src.h"
+#include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
 #include "gstst2022uri.h"
@@ -192,6 +193,9 @@ struct _GstSt2022Src
   const St2022Format *stream_fmt;       /* the caps' format (get_caps) */
   gboolean flow_error;
   gboolean eos_posted;
+
+  /* ancillary data and the `audio` sometimes pad (gstst2022anc.c) */
+  GstSt2022AncRx *anc;
 
   /* stats, under the object lock: the depacketizer's counters plus ours */
   GstSt2022Stats stats;
@@ -385,6 +389,8 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
+  gst_element_class_add_pad_template (element_class,
+      gst_st2022_anc_rx_audio_template ());
   gst_element_class_set_static_metadata (element_class,
       "ST 2022-6 source", "Source/Network/Video",
       "Receives a SMPTE ST 2022-6 stream as raw video (also as "
@@ -437,6 +443,7 @@ gst_st2022_src_init (GstSt2022Src * self)
   gst_pad_add_probe (GST_BASE_SRC_PAD (self),
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, gst_st2022_src_eos_probe, NULL,
       NULL);
+  self->anc = gst_st2022_anc_rx_new (GST_ELEMENT (self));
 }
 
 static void
@@ -451,6 +458,7 @@ gst_st2022_src_finalize (GObject * object)
   gst_st2022_sdp_settings_clear (&self->sdp);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  gst_st2022_anc_rx_free (self->anc);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -522,6 +530,7 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
       "stream-locks", G_TYPE_UINT64, self->lock_stats.locks,
       "signal-lost", G_TYPE_UINT64, self->signal_lost_count,
       "signal-restored", G_TYPE_UINT64, self->signal_restored_count, NULL);
+  gst_st2022_anc_rx_add_stats (self->anc, s);
   return s;
 }
 
@@ -778,6 +787,10 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   target->size = (fmt->height - 1) * target->stride +
       st2022_picture_min_stride (fmt, v210 ? ST2022_PIXEL_V210 :
       ST2022_PIXEL_UYVP);
+  /* the blanking (ANC) goes to a side buffer, the picture stays one copy */
+  target->blank = gst_st2022_anc_rx_side_buffer (self->anc,
+      slot - self->slots, fmt);
+  target->blank_size = target->blank ? fmt->frame_bytes : 0;
   self->in_progress++;
   return TRUE;
 }
@@ -912,6 +925,8 @@ on_frame_end (gpointer user_data, St2022Target * target,
   gst_video_frame_unmap (&slot->frame);
   slot->buffer = NULL;
   slot->in_use = FALSE;
+  /* timecode, captions, audio: from the blanking side buffer */
+  gst_st2022_anc_rx_frame (self->anc, buf, target->blank, info);
 
   base = gst_element_get_base_time (GST_ELEMENT (self));
   GST_BUFFER_PTS (buf) = info->first_arrival_ns >= base ?
@@ -1236,6 +1251,7 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   g_clear_error (&self->rx_error);
   gst_st2022_src_clear_prev (self);
   self->fmt = NULL;
+  gst_st2022_anc_rx_reset (self->anc, TRUE);
   return TRUE;
 }
 
@@ -1459,6 +1475,8 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   }
   g_mutex_unlock (&self->lock);
 
+  /* the frame's embedded audio leaves just before it */
+  gst_st2022_anc_rx_push (self->anc, *outbuf);
   GST_OBJECT_LOCK (self);
   self->frames_pushed++;
   self->stats.frames = self->frames_pushed;

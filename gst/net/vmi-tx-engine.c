@@ -28,7 +28,7 @@
 /* rasters: one on the wire (kept for underrun=repeat), B1 queued, one being
  * written by the element */
 #define N_SLOTS 4
-#define DEFAULT_PREFILL 2
+#define DEFAULT_PREFILL 3
 
 /* Software pacing: one deadline per batch of about this much wire time;
  * the thread sleeps until SPIN_NS before it and spins the rest. */

@@ -83,7 +83,7 @@ typedef struct
    * by the transmit thread about every 20 µs) */
   guint64 (*ref_clock) (gpointer user_data);
   gpointer ref_clock_data;
-  /* PA: frames queued before the first media packet leaves (B1); 0 = 2 */
+  /* PA: frames queued before the first media packet leaves (B1); 0 = 3 */
   guint prefill_frames;
 } VmiTxEngineConfig;
 

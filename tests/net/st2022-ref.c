@@ -225,6 +225,92 @@ get_line (const RefFormat * f, const guint8 * raster, guint line, guint16 * w)
     w[i] = ref_get_word (raster + (line - 1) * ref_line_bytes (f), i);
 }
 
+/* ST 291-1: b8 even parity of b0-b7, b9 = !b8 */
+static gboolean
+anc_word_ok (guint16 w)
+{
+  guint ones = 0, k;
+
+  for (k = 0; k < 8; k++)
+    ones += (w >> k) & 1;
+  return ((w >> 8) & 1) == (ones & 1) && ((w >> 9) & 1) != ((w >> 8) & 1);
+}
+
+/* The packet at interleaved word @i of channel (@i % 2) in @w (words up to
+ * @end): its word count, or 0 if there is no ADF, -1 if it is malformed
+ * (parity of DID/SDID/DC, checksum, runs past @end) */
+static gint
+anc_packet_at (const guint16 * w, guint i, guint end)
+{
+  guint dc, k, sum = 0;
+
+  if (i + 10 >= end || w[i] != 0 || w[i + 2] != 0x3ff || w[i + 4] != 0x3ff)
+    return 0;
+  if (!anc_word_ok (w[i + 6]) || !anc_word_ok (w[i + 8])
+      || !anc_word_ok (w[i + 10]))
+    return -1;
+  dc = w[i + 10] & 0xff;
+  if (i + 2 * (dc + 6) >= end)
+    return -1;
+  for (k = 3; k < 6 + dc; k++)
+    sum += w[i + 2 * k] & 0x1ff;
+  sum &= 0x1ff;
+  if (w[i + 2 * (6 + dc)] != (sum | (((sum >> 8) & 1) ? 0 : 0x200)))
+    return -1;
+  return dc + 7;
+}
+
+/* Blanking words [@first, @end) of a line: each channel may start with
+ * ANC packets, the rest is blank. Returns the first wrong word or @end. */
+static guint
+check_blank_or_anc (const guint16 * w, guint first, guint end)
+{
+  guint ch, i;
+
+  for (ch = 0; ch < 2; ch++) {
+    gint n;
+
+    i = first + ch;
+    while ((n = anc_packet_at (w, i, end)) > 0)
+      i += 2 * n;
+    if (n < 0)
+      return i;
+    for (; i < end; i += 2)
+      if (w[i] != (ch == 0 ? 0x200 : 0x040))
+        return i;
+  }
+  return end;
+}
+
+gint
+ref_find_anc (const RefFormat * f, const guint8 * raster, guint line,
+    gboolean hanc, guint ch, guint8 did, guint8 sdid, guint8 * udw)
+{
+  guint S = f->samples, W = f->width;
+  guint first = hanc ? 16 : 2 * S - 2 * W, end = hanc ? 2 * S - 2 * W - 8 :
+      2 * S, i, k;
+  guint16 *w = g_new (guint16, 2 * S);
+  gint n, ret = -1;
+
+  get_line (f, raster, line, w);
+  for (i = first + ch; (n = anc_packet_at (w, i, end)) > 0; i += 2 * n) {
+    guint dc = n - 7;
+
+    if ((w[i + 6] & 0xff) != did || (w[i + 8] & 0xff) != sdid)
+      continue;
+    for (k = 0; k < dc; k++) {
+      if (!anc_word_ok (w[i + 12 + 2 * k]))
+        break;
+      udw[k] = w[i + 12 + 2 * k] & 0xff;
+    }
+    if (k == dc)
+      ret = dc;
+    break;
+  }
+  g_free (w);
+  return ret;
+}
+
 guint
 ref_check_raster (const RefFormat * f, const guint8 * raster,
     const guint8 * prev_raster, guint8 * uyvp, gchar ** first_error)
@@ -262,23 +348,19 @@ ref_check_raster (const RefFormat * f, const guint8 * raster,
       ERR ("line %u: bad CRC %03x %03x %03x %03x, expected %03x %03x %03x "
           "%03x", line, cur[12], cur[13], cur[14], cur[15], crc[0], crc[1],
           crc[2], crc[3]);
-    for (i = 16; i < sav; i++)
-      if (cur[i] != ((i % 2 == 0) ? 0x200 : 0x040)) {
-        ERR ("line %u: horizontal blanking word %u is %03x", line, i, cur[i]);
-        break;
-      }
+    i = check_blank_or_anc (cur, 16, sav);
+    if (i < sav)
+      ERR ("line %u: horizontal blanking word %u is %03x", line, i, cur[i]);
     if (cur[sav] != 0x3ff || cur[sav + 1] != 0x3ff || cur[sav + 2]
         || cur[sav + 3] || cur[sav + 4] || cur[sav + 5]
         || cur[sav + 6] != savw || cur[sav + 7] != savw)
       ERR ("line %u: bad SAV (XYZ %03x, expected %03x)", line, cur[sav + 6],
           savw);
     if (V) {
-      for (i = act; i < 2 * S; i++)
-        if (cur[i] != ((i % 2 == 0) ? 0x200 : 0x040)) {
-          ERR ("line %u: blanking line carries %03x at word %u", line,
-              cur[i], i);
-          break;
-        }
+      i = check_blank_or_anc (cur, act, 2 * S);
+      if (i < 2 * S)
+        ERR ("line %u: blanking line carries %03x at word %u", line,
+            cur[i], i);
     } else {
       for (r = 0; r < f->height; r++)
         if (ref_row_to_line (f, r) == line)

@@ -63,6 +63,13 @@ void ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
 guint ref_check_raster (const RefFormat * f, const guint8 * raster,
     const guint8 * prev_raster, guint8 * uyvp, gchar ** first_error);
 
+/* The ST 291-1 packet @did/@sdid at the start of channel @ch (0 C, 1 Y) of
+ * the HANC (@hanc) or VANC of @line, with parity of every word and the
+ * checksum checked: its user data (8 bits) in @udw (255 bytes), returns
+ * DC, or -1 if absent or malformed.  Blanking checked by ref_check_raster()
+ * may hold such packets. */
+gint ref_find_anc (const RefFormat * f, const guint8 * raster, guint line,
+    gboolean hanc, guint ch, guint8 did, guint8 sdid, guint8 * udw);
 /* Writes datagram @index of a frame: RTP + HBRMT + video timestamp +
  * 1376 bytes of @raster (zero-padded at the end). */
 void ref_pack_datagram (const RefFormat * f, const guint8 * raster,

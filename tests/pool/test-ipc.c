@@ -466,7 +466,6 @@ GST_START_TEST (test_producer_restart)
   gchar *path = tmp_socket_path ();
   Producer *a = producer_new (path, -1, 100, NULL), *b;
   Consumer *c;
-  gint64 end;
 
   fail_unless (gst_element_set_state (a->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
@@ -479,9 +478,7 @@ GST_START_TEST (test_producer_restart)
   b = producer_new (path, -1, 100, NULL);
   fail_unless (gst_element_set_state (b->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   fail_unless (consumer_wait (c, NULL, 0, 20 * GST_SECOND));
-  fail_unless (g_get_monotonic_time () < end);
   fail_unless_equals_int (consumer_finish (c, 10 * GST_SECOND), 0);
 
   fail_unless_equals_int (c->frames->len, 60);

@@ -31,6 +31,10 @@ frame_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   GstMapInfo map;
   gchar *sum;
 
+  /* N frames reported: later ones may still arrive before the main loop
+   * stops the pipeline, and must not be counted */
+  if (target && count >= target)
+    return GST_PAD_PROBE_DROP;
   if (delay_ms)
     g_usleep (delay_ms * 1000);
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {

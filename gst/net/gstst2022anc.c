@@ -1,0 +1,1005 @@
+/* gst-vmi: ancillary data for st2022sink and st2022src
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gst/base/gstadapter.h>
+#include <gst/audio/audio.h>
+#include "gstst2022anc.h"
+#include "vmi-anc.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_st2022_anc_debug);
+#define GST_CAT_DEFAULT gst_st2022_anc_debug
+
+/* the audio pad buffers at most this much ahead of the video */
+#define AUDIO_MAX_BUFFERED (GST_SECOND)
+/* how long a frame waits for its audio before sending silence */
+#define AUDIO_WAIT_US (G_TIME_SPAN_SECOND)
+#define MAX_FRAME_SAMPLES 2048
+
+static void
+anc_debug_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_st2022_anc_debug, "st2022anc", 0,
+        "ST 2022-6 ancillary data");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+static GstStaticPadTemplate audio_sink_template =
+GST_STATIC_PAD_TEMPLATE ("audio", GST_PAD_SINK, GST_PAD_REQUEST,
+    GST_STATIC_CAPS (GST_ST2022_ANC_AUDIO_CAPS));
+
+static GstStaticPadTemplate audio_src_template =
+GST_STATIC_PAD_TEMPLATE ("audio", GST_PAD_SRC, GST_PAD_SOMETIMES,
+    GST_STATIC_CAPS ("audio/x-raw, format = (string) S32LE, "
+        "rate = (int) 48000, channels = (int) [ 1, 16 ], "
+        "layout = (string) interleaved"));
+
+/* ======================================================================= */
+/* Sender                                                                  */
+/* ======================================================================= */
+
+struct _GstSt2022AncTx
+{
+  GstElement *sink;
+
+  /* audio pad state, under @lock */
+  GMutex lock;
+  GCond cond;
+  GstPad *audio_pad;
+  GstAdapter *adapter;
+  GstAudioInfo ainfo;
+  gboolean have_caps;
+  GstSegment segment;
+  GstClockTime first_rt;        /* running time of the first sample buffered */
+  gboolean aligned;             /* the first video frame took its share */
+  gboolean eos, flushing, starved, warned;
+
+  /* streaming thread of the sink (render) */
+  const St2022Format *fmt;
+  VmiAncWriter *writer;
+  VmiAncAudioTx atx;
+  guint16 cdp_seq;
+  gint32 *samples;
+
+  /* counters, under @lock */
+  guint64 packets;
+  guint64 timecodes;
+  guint64 captions;
+  guint64 audio_samples;
+  guint64 audio_silence;
+  guint64 anc_errors;
+};
+
+GstSt2022AncTx *
+gst_st2022_anc_tx_new (GstElement * sink)
+{
+  GstSt2022AncTx *tx = g_new0 (GstSt2022AncTx, 1);
+
+  anc_debug_init ();
+  tx->sink = sink;
+  g_mutex_init (&tx->lock);
+  g_cond_init (&tx->cond);
+  tx->adapter = gst_adapter_new ();
+  tx->samples = g_new0 (gint32, MAX_FRAME_SAMPLES *
+      VMI_ANC_AUDIO_MAX_CHANNELS);
+  tx->first_rt = GST_CLOCK_TIME_NONE;
+  gst_segment_init (&tx->segment, GST_FORMAT_TIME);
+  vmi_anc_audio_tx_init (&tx->atx);
+  return tx;
+}
+
+void
+gst_st2022_anc_tx_free (GstSt2022AncTx * tx)
+{
+  if (tx == NULL)
+    return;
+  vmi_anc_writer_free (tx->writer);
+  g_object_unref (tx->adapter);
+  g_free (tx->samples);
+  g_mutex_clear (&tx->lock);
+  g_cond_clear (&tx->cond);
+  g_free (tx);
+}
+
+GstPadTemplate *
+gst_st2022_anc_tx_audio_template (void)
+{
+  return gst_static_pad_template_get (&audio_sink_template);
+}
+
+static gboolean
+audio_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstSt2022AncTx *tx = gst_pad_get_element_private (pad);
+  gboolean ret = TRUE;
+
+  g_mutex_lock (&tx->lock);
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      GstAudioInfo info;
+
+      gst_event_parse_caps (event, &caps);
+      if (gst_audio_info_from_caps (&info, caps)
+          && GST_AUDIO_INFO_RATE (&info) == VMI_ANC_AUDIO_RATE
+          && GST_AUDIO_INFO_CHANNELS (&info) >= 1
+          && GST_AUDIO_INFO_CHANNELS (&info) <= VMI_ANC_AUDIO_MAX_CHANNELS
+          && (GST_AUDIO_INFO_FORMAT (&info) == GST_AUDIO_FORMAT_S32LE
+              || GST_AUDIO_INFO_FORMAT (&info) == GST_AUDIO_FORMAT_S24_32LE)) {
+        if (tx->have_caps && GST_AUDIO_INFO_BPF (&info) !=
+            GST_AUDIO_INFO_BPF (&tx->ainfo))
+          gst_adapter_clear (tx->adapter);
+        tx->ainfo = info;
+        tx->have_caps = TRUE;
+      } else {
+        ret = FALSE;
+      }
+      break;
+    }
+    case GST_EVENT_SEGMENT:
+      gst_event_copy_segment (event, &tx->segment);
+      break;
+    case GST_EVENT_EOS:
+      tx->eos = TRUE;
+      break;
+    case GST_EVENT_FLUSH_START:
+      tx->flushing = TRUE;
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      tx->flushing = FALSE;
+      tx->eos = FALSE;
+      tx->aligned = FALSE;
+      tx->first_rt = GST_CLOCK_TIME_NONE;
+      gst_adapter_clear (tx->adapter);
+      gst_segment_init (&tx->segment, GST_FORMAT_TIME);
+      break;
+    default:
+      break;
+  }
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+  gst_event_unref (event);
+  return ret;
+}
+
+static GstFlowReturn
+audio_sink_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
+{
+  GstSt2022AncTx *tx = gst_pad_get_element_private (pad);
+  gsize limit;
+
+  g_mutex_lock (&tx->lock);
+  if (tx->flushing)
+    goto flushing;
+  if (!tx->have_caps)
+    goto not_negotiated;
+  if (!GST_CLOCK_TIME_IS_VALID (tx->first_rt) && !tx->aligned
+      && GST_BUFFER_PTS_IS_VALID (buf))
+    tx->first_rt = gst_segment_to_running_time (&tx->segment,
+        GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  /* hold upstream while a second of audio waits for its video */
+  limit = (gsize) GST_AUDIO_INFO_BPF (&tx->ainfo) * VMI_ANC_AUDIO_RATE;
+  while (gst_adapter_available (tx->adapter) >= limit && !tx->flushing)
+    g_cond_wait (&tx->cond, &tx->lock);
+  if (tx->flushing)
+    goto flushing;
+  gst_adapter_push (tx->adapter, buf);
+  tx->starved = FALSE;
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+  return GST_FLOW_OK;
+
+flushing:
+  g_mutex_unlock (&tx->lock);
+  gst_buffer_unref (buf);
+  return GST_FLOW_FLUSHING;
+not_negotiated:
+  g_mutex_unlock (&tx->lock);
+  gst_buffer_unref (buf);
+  return GST_FLOW_NOT_NEGOTIATED;
+}
+
+GstPad *
+gst_st2022_anc_tx_request_pad (GstSt2022AncTx * tx, GstPadTemplate * templ,
+    const gchar * name)
+{
+  GstPad *pad;
+
+  g_mutex_lock (&tx->lock);
+  if (tx->audio_pad) {
+    g_mutex_unlock (&tx->lock);
+    GST_WARNING_OBJECT (tx->sink, "st2022sink has one audio pad (16 "
+        "channels): interleave the channels before it (audiointerleave)");
+    return NULL;
+  }
+  pad = gst_pad_new_from_template (templ, "audio");
+  gst_pad_set_element_private (pad, tx);
+  gst_pad_set_chain_function (pad, GST_DEBUG_FUNCPTR (audio_sink_chain));
+  gst_pad_set_event_function (pad, GST_DEBUG_FUNCPTR (audio_sink_event));
+  GST_PAD_SET_PROXY_ALLOCATION (pad);
+  tx->audio_pad = pad;
+  tx->have_caps = FALSE;
+  g_mutex_unlock (&tx->lock);
+  gst_pad_set_active (pad, TRUE);
+  gst_element_add_pad (tx->sink, pad);
+  return pad;
+}
+
+void
+gst_st2022_anc_tx_release_pad (GstSt2022AncTx * tx, GstPad * pad)
+{
+  g_mutex_lock (&tx->lock);
+  if (pad != tx->audio_pad) {
+    g_mutex_unlock (&tx->lock);
+    return;
+  }
+  tx->audio_pad = NULL;
+  tx->have_caps = FALSE;
+  gst_adapter_clear (tx->adapter);
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+  gst_pad_set_active (pad, FALSE);
+  gst_element_remove_pad (tx->sink, pad);
+}
+
+void
+gst_st2022_anc_tx_set_format (GstSt2022AncTx * tx, const St2022Format * fmt)
+{
+  if (fmt == tx->fmt)
+    return;
+  g_clear_pointer (&tx->writer, vmi_anc_writer_free);
+  tx->fmt = fmt;
+  if (fmt)
+    tx->writer = vmi_anc_writer_new (fmt);
+  /* a new sequence of 1000/1001 sample counts */
+  vmi_anc_audio_tx_init (&tx->atx);
+}
+
+void
+gst_st2022_anc_tx_set_flushing (GstSt2022AncTx * tx, gboolean flushing)
+{
+  g_mutex_lock (&tx->lock);
+  tx->flushing = flushing;
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+}
+
+void
+gst_st2022_anc_tx_reset (GstSt2022AncTx * tx)
+{
+  g_mutex_lock (&tx->lock);
+  gst_adapter_clear (tx->adapter);
+  tx->aligned = FALSE;
+  tx->eos = FALSE;
+  tx->starved = FALSE;
+  tx->first_rt = GST_CLOCK_TIME_NONE;
+  tx->packets = tx->timecodes = tx->captions = 0;
+  tx->audio_samples = tx->audio_silence = tx->anc_errors = 0;
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+  gst_st2022_anc_tx_set_format (tx, NULL);
+}
+
+static void
+tx_add (GstSt2022AncTx * tx, guint line, VmiAncSpace space,
+    VmiAncChannel ch, const VmiAncPacket * p, guint * n)
+{
+  int rc = vmi_anc_writer_add (tx->writer, line, space, ch, p);
+
+  if (rc == VMI_ANC_OK) {
+    (*n)++;
+  } else {
+    GST_WARNING_OBJECT (tx->sink, "ANC packet %02x/%02x on line %u: %s",
+        p->did, p->sdid, line, vmi_anc_result_to_string (rc));
+    g_mutex_lock (&tx->lock);
+    tx->anc_errors++;
+    g_mutex_unlock (&tx->lock);
+  }
+}
+
+static void
+tx_timecode (GstSt2022AncTx * tx, GstBuffer * video, guint * n)
+{
+  GstVideoTimeCodeMeta *meta = gst_buffer_get_video_time_code_meta (video);
+  const St2022Format *fmt = tx->fmt;
+  VmiAncTimecode tc = { 0 };
+  VmiAncPacket p;
+  gboolean pairs;
+
+  if (meta == NULL)
+    return;
+  tc.hours = meta->tc.hours;
+  tc.minutes = meta->tc.minutes;
+  tc.seconds = meta->tc.seconds;
+  tc.drop_frame =
+      (meta->tc.config.flags & GST_VIDEO_TIME_CODE_FLAGS_DROP_FRAME) != 0;
+  /* ST 12-1 counts at most 30 frames: faster progressive rates send frame
+   * pairs, the second of each pair as ATC_VITC2 */
+  pairs = !fmt->interlaced && fmt->fps_n > 30 * fmt->fps_d;
+  if (pairs) {
+    tc.frames = meta->tc.frames / 2;
+    tc.dbb1 = meta->tc.frames % 2 ? VMI_ANC_ATC_VITC2 : VMI_ANC_ATC_VITC1;
+    vmi_anc_atc_build (&tc, &p);
+    tx_add (tx, vmi_anc_atc_line (fmt, VMI_ANC_ATC_VITC1), VMI_ANC_VANC,
+        VMI_ANC_CHANNEL_Y, &p, n);
+  } else {
+    tc.frames = meta->tc.frames;
+    tc.dbb1 = VMI_ANC_ATC_VITC1;
+    vmi_anc_atc_build (&tc, &p);
+    tx_add (tx, vmi_anc_atc_line (fmt, VMI_ANC_ATC_VITC1), VMI_ANC_VANC,
+        VMI_ANC_CHANNEL_Y, &p, n);
+    if (fmt->interlaced) {
+      tc.dbb1 = VMI_ANC_ATC_VITC2;
+      vmi_anc_atc_build (&tc, &p);
+      tx_add (tx, vmi_anc_atc_line (fmt, VMI_ANC_ATC_VITC2), VMI_ANC_VANC,
+          VMI_ANC_CHANNEL_Y, &p, n);
+    }
+  }
+  g_mutex_lock (&tx->lock);
+  tx->timecodes++;
+  g_mutex_unlock (&tx->lock);
+}
+
+static void
+tx_captions (GstSt2022AncTx * tx, GstBuffer * video, guint * n)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+  guint8 cdp[256];
+
+  while ((m = gst_buffer_iterate_meta_filtered (video, &state,
+              GST_VIDEO_CAPTION_META_API_TYPE))) {
+    GstVideoCaptionMeta *cm = (GstVideoCaptionMeta *) m;
+    VmiAncPacket p;
+    int len;
+
+    switch (cm->caption_type) {
+      case GST_VIDEO_CAPTION_TYPE_CEA708_CDP:
+        if (vmi_anc_cdp_build (cm->data, cm->size, &p) != VMI_ANC_OK)
+          continue;
+        break;
+      case GST_VIDEO_CAPTION_TYPE_CEA708_RAW:
+        len = vmi_anc_cdp_from_cc_data (cm->data, cm->size, tx->fmt->fps_n,
+            tx->fmt->fps_d, tx->cdp_seq++, cdp, sizeof (cdp));
+        if (len < 0 || vmi_anc_cdp_build (cdp, len, &p) != VMI_ANC_OK)
+          continue;
+        break;
+      case GST_VIDEO_CAPTION_TYPE_CEA608_S334_1A:
+        /* ST 334-1 CEA-608 packet: the S334-1A triplets as they are */
+        if (cm->size > VMI_ANC_MAX_UDW)
+          continue;
+        vmi_anc_packet_init (&p, VMI_ANC_DID_CAPTION, 0x02);
+        vmi_anc_packet_set_data (&p, cm->data, cm->size);
+        break;
+      default:
+        continue;
+    }
+    tx_add (tx, VMI_ANC_CDP_LINE, VMI_ANC_VANC, VMI_ANC_CHANNEL_Y, &p, n);
+    g_mutex_lock (&tx->lock);
+    tx->captions++;
+    g_mutex_unlock (&tx->lock);
+  }
+}
+
+/* Called with @tx->lock: this frame's samples out of the adapter, silence
+ * for what is missing.  The first frame lines the audio up with the video
+ * by running time. */
+static gboolean
+tx_take_audio (GstSt2022AncTx * tx, GstClockTime video_rt, guint need,
+    guint channels)
+{
+  guint bpf = GST_AUDIO_INFO_BPF (&tx->ainfo), have, i, got;
+  gboolean s24 = GST_AUDIO_INFO_FORMAT (&tx->ainfo) ==
+      GST_AUDIO_FORMAT_S24_32LE;
+  gint64 end = g_get_monotonic_time () + AUDIO_WAIT_US;
+  guint silence_before = 0;
+  const guint8 *data;
+
+  for (;;) {
+    have = gst_adapter_available (tx->adapter) / bpf;
+    if (tx->flushing)
+      return FALSE;
+    if ((tx->aligned && have >= need) || (!tx->aligned && have > 0)
+        || tx->eos || tx->starved || tx->audio_pad == NULL)
+      break;
+    if (!g_cond_wait_until (&tx->cond, &tx->lock, end)) {
+      tx->starved = TRUE;
+      if (!tx->warned) {
+        tx->warned = TRUE;
+        GST_ELEMENT_WARNING (tx->sink, STREAM, FAILED,
+            ("the audio pad gave no samples for a second: sending silence"),
+            ("frames go on with silent audio until samples arrive again"));
+      }
+    }
+  }
+
+  if (!tx->aligned && have > 0 && GST_CLOCK_TIME_IS_VALID (video_rt)
+      && GST_CLOCK_TIME_IS_VALID (tx->first_rt)) {
+    /* audio that starts before the video is dropped, audio that starts
+     * later is preceded by silence: sample 0 of the first frame is the
+     * sample of the video's running time */
+    if (tx->first_rt < video_rt) {
+      guint64 drop = gst_util_uint64_scale_round (video_rt - tx->first_rt,
+          VMI_ANC_AUDIO_RATE, GST_SECOND);
+      gst_adapter_flush (tx->adapter, MIN (drop, have) * bpf);
+    } else {
+      silence_before = MIN (need, (guint) gst_util_uint64_scale_round
+          (tx->first_rt - video_rt, VMI_ANC_AUDIO_RATE, GST_SECOND));
+    }
+    tx->aligned = TRUE;
+    have = gst_adapter_available (tx->adapter) / bpf;
+  } else if (have > 0) {
+    tx->aligned = TRUE;
+  }
+
+  memset (tx->samples, 0, (gsize) need * channels * sizeof (gint32));
+  got = MIN (have, need - silence_before);
+  if (got > 0) {
+    data = gst_adapter_map (tx->adapter, (gsize) got * bpf);
+    for (i = 0; i < got * channels; i++) {
+      guint32 v = GST_READ_UINT32_LE (data + 4 * i);
+      tx->samples[silence_before * channels + i] = s24 ?
+          (gint32) (v << 8) >> 8 : (gint32) v >> 8;
+    }
+    gst_adapter_unmap (tx->adapter);
+    gst_adapter_flush (tx->adapter, (gsize) got * bpf);
+  }
+  tx->audio_samples += got;
+  tx->audio_silence += need - got;
+  g_cond_broadcast (&tx->cond);
+  return TRUE;
+}
+
+gboolean
+gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
+    const GstSegment * segment, guint8 * raster, gsize size)
+{
+  const St2022Format *fmt = tx->fmt;
+  VmiAncPacket p;
+  guint lines[2], nl, i, n = 0, channels = 0, need;
+  gboolean audio;
+  GstClockTime rt = GST_CLOCK_TIME_NONE;
+  int rc;
+
+  if (fmt == NULL || tx->writer == NULL)
+    return TRUE;
+  if (vmi_anc_writer_begin (tx->writer, raster, size) != VMI_ANC_OK)
+    return TRUE;
+
+  /* ST 352 on every frame */
+  vmi_anc_st352_build (fmt, &p);
+  nl = vmi_anc_st352_lines (fmt, lines);
+  for (i = 0; i < nl; i++)
+    tx_add (tx, lines[i], VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p, &n);
+
+  tx_timecode (tx, video, &n);
+  tx_captions (tx, video, &n);
+
+  g_mutex_lock (&tx->lock);
+  audio = tx->audio_pad != NULL && tx->have_caps;
+  if (audio) {
+    channels = GST_AUDIO_INFO_CHANNELS (&tx->ainfo);
+    need = vmi_anc_audio_frame_samples (fmt, tx->atx.frame_index);
+    if (GST_BUFFER_PTS_IS_VALID (video))
+      rt = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+          GST_BUFFER_PTS (video));
+    if (!tx_take_audio (tx, rt, need, channels)) {
+      g_mutex_unlock (&tx->lock);
+      vmi_anc_writer_end (tx->writer);
+      return FALSE;
+    }
+  }
+  g_mutex_unlock (&tx->lock);
+  if (audio) {
+    rc = vmi_anc_audio_tx_frame (&tx->atx, tx->writer, tx->samples, need,
+        channels);
+    if (rc != VMI_ANC_OK)
+      GST_WARNING_OBJECT (tx->sink, "audio embedding: %s",
+          vmi_anc_result_to_string (rc));
+    else
+      n += (need + 1) * ((channels + 3) / 4);
+  }
+  vmi_anc_writer_end (tx->writer);
+
+  g_mutex_lock (&tx->lock);
+  tx->packets += n;
+  g_mutex_unlock (&tx->lock);
+  return TRUE;
+}
+
+void
+gst_st2022_anc_tx_add_stats (GstSt2022AncTx * tx, GstStructure * s)
+{
+  g_mutex_lock (&tx->lock);
+  gst_structure_set (s,
+      "anc-packets", G_TYPE_UINT64, tx->packets,
+      "anc-errors", G_TYPE_UINT64, tx->anc_errors,
+      "timecodes", G_TYPE_UINT64, tx->timecodes,
+      "captions", G_TYPE_UINT64, tx->captions,
+      "audio-samples", G_TYPE_UINT64, tx->audio_samples,
+      "audio-silence-samples", G_TYPE_UINT64, tx->audio_silence, NULL);
+  g_mutex_unlock (&tx->lock);
+}
+
+/* ======================================================================= */
+/* Receiver                                                                */
+/* ======================================================================= */
+
+#define RX_SIDE_BUFFERS 4
+
+typedef struct
+{
+  GstBuffer *buf;
+  guint channels;
+  guint64 frame_no;
+} FrameAudio;
+
+static void
+frame_audio_free (gpointer data)
+{
+  FrameAudio *fa = data;
+
+  gst_buffer_unref (fa->buf);
+  g_free (fa);
+}
+
+static GQuark
+frame_audio_quark (void)
+{
+  static gsize q = 0;
+
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string ("st2022-anc-audio"));
+  return (GQuark) q;
+}
+
+struct _GstSt2022AncRx
+{
+  GstElement *src;
+
+  /* receive thread */
+  guint8 *side[RX_SIDE_BUFFERS];
+  gsize side_size[RX_SIDE_BUFFERS];
+  VmiAncAudioRx *arx;
+  const St2022Format *fmt;
+  gboolean have_frcount;
+  guint8 last_frcount;
+  guint64 seq_index;            /* frame's place in the 1000/1001 sequence */
+  guint64 frame_no;
+  gint32 *samples;
+  /* per frame, filled by the packet callback */
+  VmiAncTimecode tc[2];
+  gboolean have_tc[2];
+  GstBuffer *video;
+  guint8 payload_id[4];
+  gboolean have_payload_id;
+
+  /* streaming thread */
+  GstPad *audio_pad;
+  guint channels;
+  gboolean need_segment;
+  guint64 last_frame_no;
+  gboolean audio_started;
+  GstClockTime audio_base;
+  guint64 audio_since_base;
+  gulong probe_id;
+
+  /* counters, under @lock */
+  GMutex lock;
+  guint64 packets;
+  guint64 checksum_errors;
+  guint64 lost;
+  guint64 timecodes;
+  guint64 captions;
+  guint32 payload_id_value;
+  guint64 payload_id_mismatches;
+  guint64 audio_samples;
+  guint64 audio_concealed;
+};
+
+static GstPadProbeReturn
+video_event_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstSt2022AncRx *rx = user_data;
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+  GstPad *apad;
+
+  switch (GST_EVENT_TYPE (ev)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_FLUSH_START:
+    case GST_EVENT_FLUSH_STOP:
+      GST_OBJECT_LOCK (rx->src);
+      apad = rx->audio_pad ? gst_object_ref (rx->audio_pad) : NULL;
+      GST_OBJECT_UNLOCK (rx->src);
+      if (apad) {
+        if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_STOP)
+          rx->need_segment = TRUE;
+        gst_pad_push_event (apad, gst_event_ref (ev));
+        gst_object_unref (apad);
+      }
+      break;
+    default:
+      break;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+GstSt2022AncRx *
+gst_st2022_anc_rx_new (GstElement * src)
+{
+  GstSt2022AncRx *rx = g_new0 (GstSt2022AncRx, 1);
+  GstPad *vpad = gst_element_get_static_pad (src, "src");
+
+  anc_debug_init ();
+  rx->src = src;
+  g_mutex_init (&rx->lock);
+  rx->arx = vmi_anc_audio_rx_new ();
+  rx->samples = g_new0 (gint32, MAX_FRAME_SAMPLES *
+      VMI_ANC_AUDIO_MAX_CHANNELS);
+  if (vpad) {
+    /* the audio pad ends and flushes with the video */
+    rx->probe_id = gst_pad_add_probe (vpad,
+        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+        video_event_probe, rx, NULL);
+    gst_object_unref (vpad);
+  }
+  return rx;
+}
+
+void
+gst_st2022_anc_rx_free (GstSt2022AncRx * rx)
+{
+  guint i;
+
+  if (rx == NULL)
+    return;
+  for (i = 0; i < RX_SIDE_BUFFERS; i++)
+    g_free (rx->side[i]);
+  vmi_anc_audio_rx_free (rx->arx);
+  g_free (rx->samples);
+  g_mutex_clear (&rx->lock);
+  g_free (rx);
+}
+
+GstPadTemplate *
+gst_st2022_anc_rx_audio_template (void)
+{
+  return gst_static_pad_template_get (&audio_src_template);
+}
+
+void
+gst_st2022_anc_rx_reset (GstSt2022AncRx * rx, gboolean remove_pads)
+{
+  GstPad *apad = NULL;
+
+  vmi_anc_audio_rx_reset (rx->arx);
+  rx->fmt = NULL;
+  rx->have_frcount = FALSE;
+  rx->seq_index = 0;
+  rx->frame_no = 0;
+  rx->audio_started = FALSE;
+  rx->need_segment = TRUE;
+  g_mutex_lock (&rx->lock);
+  rx->packets = rx->checksum_errors = rx->lost = 0;
+  rx->timecodes = rx->captions = rx->payload_id_mismatches = 0;
+  rx->audio_samples = rx->audio_concealed = 0;
+  rx->payload_id_value = 0;
+  g_mutex_unlock (&rx->lock);
+  if (remove_pads) {
+    GST_OBJECT_LOCK (rx->src);
+    apad = rx->audio_pad;
+    rx->audio_pad = NULL;
+    GST_OBJECT_UNLOCK (rx->src);
+    rx->channels = 0;
+    if (apad) {
+      gst_pad_set_active (apad, FALSE);
+      gst_element_remove_pad (rx->src, apad);
+    }
+  }
+}
+
+guint8 *
+gst_st2022_anc_rx_side_buffer (GstSt2022AncRx * rx, guint slot,
+    const St2022Format * fmt)
+{
+  if (slot >= RX_SIDE_BUFFERS)
+    return NULL;
+  if (rx->side_size[slot] < fmt->frame_bytes) {
+    g_free (rx->side[slot]);
+    rx->side[slot] = g_malloc0 (fmt->frame_bytes);
+    rx->side_size[slot] = fmt->frame_bytes;
+  }
+  return rx->side[slot];
+}
+
+static void
+rx_packet (gpointer user_data, const VmiAncPacket * p)
+{
+  GstSt2022AncRx *rx = user_data;
+  VmiAncAudioData a;
+  VmiAncAudioControl c;
+  VmiAncTimecode tc;
+  guint8 d[VMI_ANC_MAX_UDW];
+  guint i;
+
+  if (p->did <= VMI_ANC_DID_AUDIO_G1 && p->did >= VMI_ANC_DID_AUDIO_G1 - 3) {
+    if (vmi_anc_audio_data_parse (p, &a) == VMI_ANC_OK)
+      vmi_anc_audio_rx_push_data (rx->arx, &a);
+    else
+      rx->checksum_errors++;
+    return;
+  }
+  if (vmi_anc_audio_control_parse (p, &c) == VMI_ANC_OK) {
+    vmi_anc_audio_rx_push_control (rx->arx, &c);
+    return;
+  }
+  if (p->did == VMI_ANC_DID_PAYLOAD_ID && p->sdid == VMI_ANC_SDID_PAYLOAD_ID
+      && p->dc == 4) {
+    for (i = 0; i < 4; i++)
+      rx->payload_id[i] = p->udw[i] & 0xff;
+    rx->have_payload_id = TRUE;
+    return;
+  }
+  if (vmi_anc_atc_parse (p, &tc) == VMI_ANC_OK) {
+    guint k = tc.dbb1 == VMI_ANC_ATC_VITC2 ? 1 : 0;
+
+    if (tc.dbb1 <= VMI_ANC_ATC_VITC2 && !rx->have_tc[k]) {
+      rx->tc[k] = tc;
+      rx->have_tc[k] = TRUE;
+    }
+    return;
+  }
+  if (p->did == VMI_ANC_DID_CAPTION && (p->sdid == VMI_ANC_SDID_CDP
+          || p->sdid == 0x02)) {
+    for (i = 0; i < p->dc; i++)
+      d[i] = p->udw[i] & 0xff;
+    gst_buffer_add_video_caption_meta (rx->video, p->sdid == 0x02 ?
+        GST_VIDEO_CAPTION_TYPE_CEA608_S334_1A :
+        GST_VIDEO_CAPTION_TYPE_CEA708_CDP, d, p->dc);
+    rx->captions++;
+  }
+}
+
+static void
+rx_timecode (GstSt2022AncRx * rx, GstBuffer * video, const St2022Format * fmt)
+{
+  GstVideoTimeCodeFlags flags = 0;
+  VmiAncTimecode *tc;
+  guint frames;
+  gboolean pairs = !fmt->interlaced && fmt->fps_n > 30 * fmt->fps_d;
+
+  if (rx->have_tc[0])
+    tc = &rx->tc[0];
+  else if (rx->have_tc[1])
+    tc = &rx->tc[1];
+  else
+    return;
+  frames = tc->frames;
+  if (pairs)
+    frames = 2 * frames + (tc->dbb1 == VMI_ANC_ATC_VITC2 ? 1 : 0);
+  if (tc->drop_frame)
+    flags |= GST_VIDEO_TIME_CODE_FLAGS_DROP_FRAME;
+  if (fmt->interlaced)
+    flags |= GST_VIDEO_TIME_CODE_FLAGS_INTERLACED;
+  gst_buffer_add_video_time_code_meta_full (video, fmt->fps_n, fmt->fps_d,
+      NULL, flags, tc->hours, tc->minutes, tc->seconds, frames, 0);
+  rx->timecodes++;
+}
+
+void
+gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
+    const guint8 * raster, const St2022FrameInfo * info)
+{
+  const St2022Format *fmt = info->format;
+  VmiAncReadStats st = { 0 };
+  guint8 want[4];
+  guint channels, expected = 0, n, concealed = 0;
+
+  if (raster == NULL)
+    return;
+  if (fmt != rx->fmt) {
+    vmi_anc_audio_rx_reset (rx->arx);
+    rx->fmt = fmt;
+    rx->have_frcount = FALSE;
+  }
+  /* frames that never came here (dropped, skipped) break the data block
+   * number chain */
+  if (rx->have_frcount && info->frcount != (guint8) (rx->last_frcount + 1))
+    vmi_anc_audio_rx_discont (rx->arx);
+  rx->have_frcount = TRUE;
+  rx->last_frcount = info->frcount;
+
+  rx->video = video;
+  rx->have_tc[0] = rx->have_tc[1] = FALSE;
+  rx->have_payload_id = FALSE;
+  vmi_anc_audio_rx_begin_frame (rx->arx);
+
+  g_mutex_lock (&rx->lock);
+  vmi_anc_read_frame (fmt, raster, fmt->frame_bytes,
+      info->complete ? NULL : info->missing_map, &st, rx_packet, rx);
+  rx->packets += st.packets;
+  rx->checksum_errors += st.checksum_errors;
+  rx->lost += st.lost;
+  rx_timecode (rx, video, fmt);
+  if (rx->have_payload_id) {
+    rx->payload_id_value = GST_READ_UINT32_BE (rx->payload_id);
+    vmi_anc_st352_bytes (fmt, want);
+    /* the format in the payload ID disagrees with the HBRMT header's */
+    if (rx->payload_id[0] != want[0] || rx->payload_id[1] != want[1])
+      rx->payload_id_mismatches++;
+  }
+  g_mutex_unlock (&rx->lock);
+  rx->video = NULL;
+
+  channels = vmi_anc_audio_rx_channels (rx->arx);
+  if (vmi_anc_audio_rx_frame_number (rx->arx))
+    rx->seq_index = vmi_anc_audio_rx_frame_number (rx->arx) - 1;
+  if (channels > 0) {
+    GstBuffer *abuf;
+    GstMapInfo map;
+    FrameAudio *fa;
+    guint i;
+
+    /* a frame with lost datagrams has the count its place in the
+     * sequence gives; a complete one what it carries */
+    if (!info->complete)
+      expected = vmi_anc_audio_frame_samples (fmt, rx->seq_index);
+    n = vmi_anc_audio_rx_end_frame (rx->arx, expected, channels, rx->samples,
+        MAX_FRAME_SAMPLES, &concealed);
+    if (n > 0) {
+      abuf = gst_buffer_new_allocate (NULL, (gsize) n * channels * 4, NULL);
+      gst_buffer_map (abuf, &map, GST_MAP_WRITE);
+      for (i = 0; i < n * channels; i++)
+        GST_WRITE_UINT32_LE (map.data + 4 * i, (guint32) rx->samples[i] << 8);
+      gst_buffer_unmap (abuf, &map);
+      if (concealed) {
+        GST_BUFFER_FLAG_SET (abuf, GST_BUFFER_FLAG_CORRUPTED);
+        if (concealed == n)
+          GST_BUFFER_FLAG_SET (abuf, GST_BUFFER_FLAG_GAP);
+      }
+      fa = g_new0 (FrameAudio, 1);
+      fa->buf = abuf;
+      fa->channels = channels;
+      fa->frame_no = rx->frame_no;
+      gst_mini_object_set_qdata (GST_MINI_OBJECT (video),
+          frame_audio_quark (), fa, frame_audio_free);
+      g_mutex_lock (&rx->lock);
+      rx->audio_samples += n;
+      rx->audio_concealed += concealed;
+      g_mutex_unlock (&rx->lock);
+    }
+  }
+  rx->seq_index++;
+  rx->frame_no++;
+}
+
+static GstCaps *
+audio_caps (guint channels)
+{
+  GstCaps *caps = gst_caps_new_simple ("audio/x-raw",
+      "format", G_TYPE_STRING, "S32LE",
+      "rate", G_TYPE_INT, VMI_ANC_AUDIO_RATE,
+      "channels", G_TYPE_INT, channels,
+      "layout", G_TYPE_STRING, "interleaved", NULL);
+
+  /* ST 299-1 says nothing about speaker positions beyond stereo */
+  if (channels == 2)
+    gst_caps_set_simple (caps, "channel-mask", GST_TYPE_BITMASK,
+        (guint64) 0x3, NULL);
+  else if (channels > 2)
+    gst_caps_set_simple (caps, "channel-mask", GST_TYPE_BITMASK,
+        (guint64) 0, NULL);
+  return caps;
+}
+
+void
+gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
+{
+  FrameAudio *fa = gst_mini_object_steal_qdata (GST_MINI_OBJECT (video),
+      frame_audio_quark ());
+  GstBuffer *abuf;
+  GstFlowReturn ret;
+  guint n;
+
+  if (fa == NULL)
+    return;
+  abuf = fa->buf;
+  fa->buf = NULL;
+
+  if (rx->audio_pad == NULL) {
+    GstPad *pad = gst_pad_new_from_static_template (&audio_src_template,
+        "audio");
+    GstEvent *ss = gst_pad_get_sticky_event (GST_BASE_SRC_PAD (rx->src),
+        GST_EVENT_STREAM_START, 0);
+    gchar *id;
+    GstEvent *ev;
+    guint group;
+
+    gst_pad_use_fixed_caps (pad);
+    gst_pad_set_active (pad, TRUE);
+    id = gst_pad_create_stream_id (pad, rx->src, "audio");
+    ev = gst_event_new_stream_start (id);
+    if (ss && gst_event_parse_group_id (ss, &group))
+      gst_event_set_group_id (ev, group);
+    gst_pad_store_sticky_event (pad, ev);
+    gst_event_unref (ev);
+    gst_clear_event (&ss);
+    g_free (id);
+    GST_OBJECT_LOCK (rx->src);
+    rx->audio_pad = pad;
+    GST_OBJECT_UNLOCK (rx->src);
+    rx->channels = 0;
+    rx->need_segment = TRUE;
+    gst_element_add_pad (rx->src, pad);
+    gst_element_no_more_pads (rx->src);
+  }
+  if (fa->channels != rx->channels) {
+    GstCaps *caps = audio_caps (fa->channels);
+
+    gst_pad_push_event (rx->audio_pad, gst_event_new_caps (caps));
+    gst_caps_unref (caps);
+    rx->channels = fa->channels;
+  }
+  if (rx->need_segment) {
+    GstSegment seg;
+
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    gst_pad_push_event (rx->audio_pad, gst_event_new_segment (&seg));
+    rx->need_segment = FALSE;
+  }
+
+  /* continuous timestamps counted in samples from the video's PTS; a
+   * frame that never got here starts a new count (DISCONT) */
+  n = gst_buffer_get_size (abuf) / (4 * fa->channels);
+  if (!rx->audio_started || fa->frame_no != rx->last_frame_no + 1) {
+    rx->audio_base = GST_BUFFER_PTS (video);
+    rx->audio_since_base = 0;
+    GST_BUFFER_FLAG_SET (abuf, GST_BUFFER_FLAG_DISCONT);
+    rx->audio_started = TRUE;
+  }
+  rx->last_frame_no = fa->frame_no;
+  if (GST_CLOCK_TIME_IS_VALID (rx->audio_base)) {
+    GST_BUFFER_PTS (abuf) = rx->audio_base +
+        gst_util_uint64_scale (rx->audio_since_base, GST_SECOND,
+        VMI_ANC_AUDIO_RATE);
+    GST_BUFFER_DURATION (abuf) = gst_util_uint64_scale (rx->audio_since_base +
+        n, GST_SECOND, VMI_ANC_AUDIO_RATE) - (GST_BUFFER_PTS (abuf) -
+        rx->audio_base);
+  }
+  GST_BUFFER_OFFSET (abuf) = rx->audio_since_base;
+  GST_BUFFER_OFFSET_END (abuf) = rx->audio_since_base + n;
+  rx->audio_since_base += n;
+  g_free (fa);
+
+  ret = gst_pad_push (rx->audio_pad, abuf);
+  if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
+    GST_DEBUG_OBJECT (rx->src, "audio push: %s", gst_flow_get_name (ret));
+}
+
+void
+gst_st2022_anc_rx_add_stats (GstSt2022AncRx * rx, GstStructure * s)
+{
+  g_mutex_lock (&rx->lock);
+  gst_structure_set (s,
+      "anc-packets", G_TYPE_UINT64, rx->packets,
+      "anc-checksum-errors", G_TYPE_UINT64, rx->checksum_errors,
+      "anc-packets-lost", G_TYPE_UINT64, rx->lost,
+      "timecodes", G_TYPE_UINT64, rx->timecodes,
+      "captions", G_TYPE_UINT64, rx->captions,
+      "payload-id", G_TYPE_UINT, rx->payload_id_value,
+      "payload-id-mismatches", G_TYPE_UINT64, rx->payload_id_mismatches,
+      "audio-samples", G_TYPE_UINT64, rx->audio_samples,
+      "audio-concealed-samples", G_TYPE_UINT64, rx->audio_concealed, NULL);
+  g_mutex_unlock (&rx->lock);
+}

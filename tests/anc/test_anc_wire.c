@@ -1,0 +1,500 @@
+/* gst-vmi tests: ancillary data through st2022sink and st2022src on loopback
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What st2022sink sends is decoded by the independent reference of
+ * tests/net/st2022-ref.c (no gst/anc code): the ST 352 payload ID in the
+ * luma HANC of line 10 (and 572), the ST 12-2 ATC in the luma VANC of line
+ * 9 (and 571) of every frame that has a GstVideoTimeCodeMeta.  Then real
+ * pipelines sink -> src: timecodes come back frame for frame, audio from
+ * audiotestsrc comes back sample-exact.
+ */
+
+#include "net-common.h"
+
+#include <string.h>
+#include <sys/socket.h>
+#include <gst/audio/audio.h>
+
+/* ---- the wire ------------------------------------------------------- */
+
+#define WIRE_FRAMES 4           /* the last one without timecode */
+
+static void
+check_wire (const RefFormat * f, guint8 id1, guint8 id2)
+{
+  guint16 port = net_test_port ();
+  int fd = ref_udp_bind ("127.0.0.1", port);
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstVideoInfo info;
+  gsize ustride = f->width * 5 / 2, fb = ref_frame_bytes (f);
+  guint n = ref_datagrams (f), i, k;
+  guint8 *raster = g_malloc (fb), *prev = g_malloc (fb);
+  guint8 *pic = g_malloc0 (ustride * f->height);
+  guint8 buf[2048], udw[255];
+  GstElement *pipeline, *src;
+  GstStructure *stats;
+  gchar *desc;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "host=127.0.0.1 port=%u name=sink stats-interval=0", port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  g_object_set (src, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < WIRE_FRAMES; k++) {
+    GstBuffer *b = net_make_buffer (&info, f, pic);
+
+    GST_BUFFER_PTS (b) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    /* 10:59:59:(frames k + 7) */
+    if (k < WIRE_FRAMES - 1)
+      gst_buffer_add_video_time_code_meta_full (b, f->fps_n, f->fps_d, NULL,
+          f->interlaced ? GST_VIDEO_TIME_CODE_FLAGS_INTERLACED : 0, 10, 59,
+          59, k + 7, 0);
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), b),
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  stats = net_run_until_eos (pipeline, "sink", 30);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless_equals_uint64 (net_stat (stats, "frames"), WIRE_FRAMES);
+  fail_unless_equals_uint64 (net_stat (stats, "timecodes"), WIRE_FRAMES - 1);
+  gst_structure_free (stats);
+
+  for (k = 0; k < WIRE_FRAMES; k++) {
+    gchar *err = NULL;
+    guint lines[2] = { 10, 572 }, atc_lines[2] = { 9, 571 };
+    guint nl = f->interlaced ? 2 : 1, l;
+
+    for (i = 0; i < n; i++) {
+      ssize_t len = recv (fd, buf, sizeof (buf), MSG_DONTWAIT);
+
+      fail_unless_equals_int (len, REF_DATAGRAM);
+      memcpy (raster + (gsize) i * REF_PAYLOAD, buf + REF_HEADER,
+          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
+    }
+    /* TRS, LN, CRC (ANC in VANC is CRC-covered), blanking or valid ANC */
+    fail_unless_equals_int (ref_check_raster (f, raster, k ? prev : NULL,
+            NULL, &err), 0);
+    g_free (err);
+
+    for (l = 0; l < nl; l++) {
+      /* ST 352: luma HANC, valid parity and checksum, the format's bytes */
+      fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 1,
+              0x41, 0x01, udw), 4);
+      fail_unless_equals_int (udw[0], id1);
+      fail_unless_equals_int (udw[1], id2);
+      fail_unless_equals_int (udw[3] & 0x3, 1);
+      /* not in the colour-difference channel, not on other lines */
+      fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 0,
+              0x41, 0x01, udw), -1);
+      fail_unless_equals_int (ref_find_anc (f, raster, lines[l] + 1, TRUE, 1,
+              0x41, 0x01, udw), -1);
+
+      /* ST 12-2 ATC: luma VANC of line 9 (VITC1) and 571 (VITC2) */
+      if (k == WIRE_FRAMES - 1) {
+        fail_unless_equals_int (ref_find_anc (f, raster, atc_lines[l], FALSE,
+                1, 0x60, 0x60, udw), -1);
+      } else {
+        guint dbb1 = 0, b, frames, secs, mins, hours;
+
+        fail_unless_equals_int (ref_find_anc (f, raster, atc_lines[l], FALSE,
+                1, 0x60, 0x60, udw), 16);
+        for (b = 0; b < 8; b++)
+          dbb1 |= ((udw[b] >> 3) & 1) << b;
+        frames = (udw[0] >> 4) + 10 * ((udw[2] >> 4) & 3);
+        secs = (udw[4] >> 4) + 10 * ((udw[6] >> 4) & 7);
+        mins = (udw[8] >> 4) + 10 * ((udw[10] >> 4) & 7);
+        hours = (udw[12] >> 4) + 10 * ((udw[14] >> 4) & 3);
+        /* 720p50 counts frame pairs: frame k+7 is pair (k+7)/2, its second
+         * frame marked VITC2 */
+        if (f->interlaced || f->fps_n <= 30 * f->fps_d) {
+          fail_unless_equals_int (dbb1, l + 1);
+          fail_unless_equals_int (frames, k + 7);
+        } else {
+          fail_unless_equals_int (frames, (k + 7) / 2);
+          fail_unless_equals_int (dbb1, (k + 7) % 2 ? 2 : 1);
+        }
+        fail_unless_equals_int (secs, 59);
+        fail_unless_equals_int (mins, 59);
+        fail_unless_equals_int (hours, 10);
+      }
+    }
+    memcpy (prev, raster, fb);
+  }
+  fail_unless (recv (fd, buf, sizeof (buf), MSG_DONTWAIT) < 0);
+
+  close (fd);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+  g_free (raster);
+  g_free (prev);
+  g_free (pic);
+}
+
+GST_START_TEST (test_wire_1080i5994)
+{
+  /* 1080-line on 1.5G, interlaced, 30000/1001 frames */
+  check_wire (&ref_1080i5994, 0x85, 0x06);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_720p50)
+{
+  /* 720-line, progressive transport and picture, 50 frames */
+  check_wire (&ref_720p50, 0x84, 0xC9);
+}
+
+GST_END_TEST;
+
+/* ---- sink -> src ---------------------------------------------------- */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  GPtrArray *sent_tc;           /* gchar * */
+  GPtrArray *got_tc;
+  GByteArray *audio_in, *audio_out;
+  guint video_frames;
+  guint corrupted;
+} Trip;
+
+static GstPadProbeReturn
+sent_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Trip *t = user_data;
+  GstVideoTimeCodeMeta *m =
+      gst_buffer_get_video_time_code_meta (GST_PAD_PROBE_INFO_BUFFER (info));
+
+  g_mutex_lock (&t->lock);
+  g_ptr_array_add (t->sent_tc, m ? gst_video_time_code_to_string (&m->tc) :
+      g_strdup ("none"));
+  g_mutex_unlock (&t->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static GstFlowReturn
+on_video (GstAppSink * sink, gpointer user_data)
+{
+  Trip *t = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+  GstBuffer *b = gst_sample_get_buffer (s);
+  GstVideoTimeCodeMeta *m = gst_buffer_get_video_time_code_meta (b);
+
+  g_mutex_lock (&t->lock);
+  g_ptr_array_add (t->got_tc, m ? gst_video_time_code_to_string (&m->tc) :
+      g_strdup ("none"));
+  t->video_frames++;
+  g_cond_broadcast (&t->cond);
+  g_mutex_unlock (&t->lock);
+  gst_sample_unref (s);
+  return GST_FLOW_OK;
+}
+
+static void
+append_sample (GByteArray * a, GstSample * s, guint * corrupted)
+{
+  GstBuffer *b = gst_sample_get_buffer (s);
+  GstMapInfo map;
+
+  gst_buffer_map (b, &map, GST_MAP_READ);
+  g_byte_array_append (a, map.data, map.size);
+  gst_buffer_unmap (b, &map);
+  if (corrupted && GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_CORRUPTED))
+    (*corrupted)++;
+}
+
+static GstFlowReturn
+on_audio_out (GstAppSink * sink, gpointer user_data)
+{
+  Trip *t = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+
+  g_mutex_lock (&t->lock);
+  append_sample (t->audio_out, s, &t->corrupted);
+  g_cond_broadcast (&t->cond);
+  g_mutex_unlock (&t->lock);
+  gst_sample_unref (s);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+on_audio_in (GstAppSink * sink, gpointer user_data)
+{
+  Trip *t = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+
+  g_mutex_lock (&t->lock);
+  append_sample (t->audio_in, s, NULL);
+  g_mutex_unlock (&t->lock);
+  gst_sample_unref (s);
+  return GST_FLOW_OK;
+}
+
+static void
+trip_init (Trip * t)
+{
+  memset (t, 0, sizeof (*t));
+  g_mutex_init (&t->lock);
+  g_cond_init (&t->cond);
+  t->sent_tc = g_ptr_array_new_with_free_func (g_free);
+  t->got_tc = g_ptr_array_new_with_free_func (g_free);
+  t->audio_in = g_byte_array_new ();
+  t->audio_out = g_byte_array_new ();
+}
+
+static void
+trip_clear (Trip * t)
+{
+  g_ptr_array_unref (t->sent_tc);
+  g_ptr_array_unref (t->got_tc);
+  g_byte_array_unref (t->audio_in);
+  g_byte_array_unref (t->audio_out);
+  g_mutex_clear (&t->lock);
+  g_cond_clear (&t->cond);
+}
+
+static void
+connect_sink (GstElement * pipeline, const gchar * name,
+    GstFlowReturn (*cb) (GstAppSink *, gpointer), Trip * t)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstAppSinkCallbacks cbs = { 0 };
+
+  cbs.new_sample = cb;
+  gst_app_sink_set_callbacks (GST_APP_SINK (e), &cbs, t, NULL);
+  gst_object_unref (e);
+}
+
+static GstStructure *
+get_stats (GstElement * pipeline, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstStructure *s;
+
+  g_object_get (e, "stats", &s, NULL);
+  gst_object_unref (e);
+  return s;
+}
+
+/* Runs sender and receiver for @frames frames of @fmt; with @channels > 0
+ * audiotestsrc feeds the sink's audio pad, its output is captured before
+ * the sink (audio_in) and after st2022src (audio_out), until @audio_samples
+ * came back. */
+static void
+round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
+    guint64 audio_samples, GstStructure ** sink_stats,
+    GstStructure ** src_stats)
+{
+  guint16 port = net_test_port ();
+  GstElement *rx, *tx;
+  GstPad *pad;
+  GstElement *sink;
+  gchar *desc, *adesc = NULL;
+  gint64 end;
+  GstBus *bus;
+  GstMessage *msg;
+
+  desc = g_strdup_printf ("st2022src name=src address=127.0.0.1 port=%u "
+      "stats-interval=0 ! appsink name=v sync=false%s", port, channels ?
+      " src.audio ! queue ! appsink name=a sync=false" : "");
+  rx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (rx != NULL);
+  connect_sink (rx, "v", on_video, t);
+  if (channels)
+    connect_sink (rx, "a", on_audio_out, t);
+  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  if (channels)
+    adesc = g_strdup_printf (" audiotestsrc wave=white-noise "
+        "samplesperbuffer=1000 num-buffers=%" G_GUINT64_FORMAT " ! "
+        "audio/x-raw,format=S32LE,rate=48000,channels=%u%s ! tee name=t "
+        "t. ! queue ! appsink name=ain sync=false "
+        "t. ! queue max-size-time=0 max-size-buffers=0 max-size-bytes=0 ! "
+        "sink.audio", audio_samples / 1000 + 3, channels,
+        channels > 2 ? ",channel-mask=(bitmask)0" : "");
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=ball ! %s ! "
+      "timecodestamper ! st2022sink name=sink host=127.0.0.1 port=%u "
+      "stats-interval=0%s", frames, fmt_caps, port, adesc ? adesc : "");
+  g_free (adesc);
+  tx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (tx != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, sent_probe, t, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  if (channels)
+    connect_sink (tx, "ain", on_audio_in, t);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  bus = gst_element_get_bus (tx);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "sender did not finish");
+  fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "sender error");
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  *sink_stats = get_stats (tx, "sink");
+
+  /* everything sent is on loopback by now: wait for the receiver to
+   * deliver it (a bound, not a measurement) */
+  end = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+  g_mutex_lock (&t->lock);
+  while ((t->video_frames < frames || t->audio_out->len <
+          audio_samples * channels * 4)
+      && g_cond_wait_until (&t->cond, &t->lock, end));
+  g_mutex_unlock (&t->lock);
+  *src_stats = get_stats (rx, "src");
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+}
+
+GST_START_TEST (test_timecode_round_trip)
+{
+  Trip t;
+  GstStructure *ss, *rs;
+  guint i;
+  const guint N = 30;
+
+  trip_init (&t);
+  round_trip (&t, "video/x-raw,format=UYVP,width=1280,height=720,"
+      "framerate=50/1", N, 0, 0, &ss, &rs);
+  fail_unless_equals_int (t.sent_tc->len, N);
+  fail_unless_equals_int (t.got_tc->len, N);
+  fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
+  for (i = 0; i < N; i++) {
+    fail_if (g_str_equal (t.sent_tc->pdata[i], "none"));
+    fail_unless (g_str_equal (t.sent_tc->pdata[i], t.got_tc->pdata[i]),
+        "frame %u: sent %s, got %s", i, (gchar *) t.sent_tc->pdata[i],
+        (gchar *) t.got_tc->pdata[i]);
+  }
+  fail_unless (g_str_equal (t.got_tc->pdata[N - 1], "00:00:00:29"));
+  fail_unless_equals_uint64 (net_stat (ss, "timecodes"), N);
+  fail_unless_equals_uint64 (net_stat (rs, "timecodes"), N);
+  fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
+  fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
+  {
+    guint id = 0;
+
+    fail_unless (gst_structure_get_uint (rs, "payload-id", &id));
+    fail_unless_equals_uint64 (id, 0x84C90001);
+  }
+  gst_structure_free (ss);
+  gst_structure_free (rs);
+  trip_clear (&t);
+}
+
+GST_END_TEST;
+
+/* 48 kHz samples of @frames frames: 801 801 801 801 800 at 60000/1001 */
+static guint64
+samples_for (gint fps_n, gint fps_d, guint frames)
+{
+  static const guint s5994[5] = { 801, 801, 801, 801, 800 };
+  guint64 total = 0;
+  guint k;
+
+  for (k = 0; k < frames; k++)
+    total += fps_d == 1001 ? s5994[k % 5] : 48000 / (guint) fps_n;
+  return total;
+}
+
+static void
+audio_round_trip (gint fps_n, gint fps_d, guint channels)
+{
+  Trip t;
+  GstStructure *ss, *rs;
+  const guint N = 120;          /* 2 s at 60000/1001, 2.4 s at 50 */
+  guint64 total = samples_for (fps_n, fps_d, N), i;
+  gchar *caps = g_strdup_printf ("video/x-raw,format=UYVP,width=1280,"
+      "height=720,framerate=%d/%d", fps_n, fps_d);
+  const guint32 *in, *out;
+
+  trip_init (&t);
+  round_trip (&t, caps, N, channels, total, &ss, &rs);
+  g_free (caps);
+  fail_unless_equals_int (t.video_frames, N);
+  fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
+  /* the receiver gives exactly what the frames carried */
+  fail_unless_equals_uint64 (t.audio_out->len, total * channels * 4);
+  fail_unless (t.audio_in->len >= total * channels * 4);
+  fail_unless_equals_uint64 (net_stat (ss, "audio-samples"), total);
+  fail_unless_equals_uint64 (net_stat (ss, "audio-silence-samples"), 0);
+  fail_unless_equals_uint64 (net_stat (rs, "audio-samples"), total);
+  fail_unless_equals_uint64 (net_stat (rs, "audio-concealed-samples"), 0);
+  fail_unless_equals_int (t.corrupted, 0);
+  /* sample-exact, delay 0: output sample i is input sample i with its 24
+   * most significant bits (ST 299-1 carries 24-bit samples) */
+  in = (const guint32 *) t.audio_in->data;
+  out = (const guint32 *) t.audio_out->data;
+  for (i = 0; i < total * channels; i++)
+    if (GUINT32_FROM_LE (out[i]) != (GUINT32_FROM_LE (in[i]) & 0xffffff00))
+      fail ("sample %" G_GUINT64_FORMAT " channel %" G_GUINT64_FORMAT
+          ": sent %08x, got %08x", i / channels, i % channels,
+          GUINT32_FROM_LE (in[i]), GUINT32_FROM_LE (out[i]));
+  gst_structure_free (ss);
+  gst_structure_free (rs);
+  trip_clear (&t);
+}
+
+GST_START_TEST (test_audio_5994_2ch)
+{
+  audio_round_trip (60000, 1001, 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_audio_5994_16ch)
+{
+  audio_round_trip (60000, 1001, 16);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_audio_50_2ch)
+{
+  audio_round_trip (50, 1, 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_audio_50_16ch)
+{
+  audio_round_trip (50, 1, 16);
+}
+
+GST_END_TEST;
+
+static Suite *
+anc_wire_suite (void)
+{
+  Suite *s = suite_create ("anc-wire");
+  TCase *tc = tcase_create ("wire");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_wire_1080i5994);
+  tcase_add_test (tc, test_wire_720p50);
+  tcase_add_test (tc, test_timecode_round_trip);
+  tcase_add_test (tc, test_audio_5994_2ch);
+  tcase_add_test (tc, test_audio_5994_16ch);
+  tcase_add_test (tc, test_audio_50_2ch);
+  tcase_add_test (tc, test_audio_50_16ch);
+  return s;
+}
+
+GST_CHECK_MAIN (anc_wire);
