@@ -616,6 +616,10 @@ again:
         d->stats.packets_duplicate++;
         goto done;
       }
+      /* too late for its frame, but reordered all the same (docs: "arrived
+       * after a datagram with a higher sequence number") */
+      if (!was_high)
+        d->stats.packets_reordered++;
       goto discard;
     }
     /* a frame ahead of all pending ones (expire() above has given up the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # gst-vmi: seed inputs for fuzz_st2022_depacketizer (see docs/st2022-6.md,
-# "Fuzzing").  Usage: make_seeds.py OUTDIR
+# "Fuzzing").  Usage: make_seeds_st2022.py tests/fuzz/corpus/st2022_depacketizer
 #
 # Input layout (see the fuzz target): byte 0 bit 0 = UYVP target, bits 1-3
 # = decline every n-th frame start; byte 1 = reorder window - 1; byte 2
