@@ -14,6 +14,7 @@
 #include "net-common.h"
 
 #include <string.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <gst/audio/audio.h>
 
@@ -419,7 +420,10 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
 {
   Trip t;
   GstStructure *ss, *rs;
-  const guint N = 120;          /* 2 s at 60000/1001, 2.4 s at 50 */
+  /* 2 s at 60000/1001, 2.4 s at 50; ANC_AUDIO_FRAMES=600 for the 10 s run
+   * of docs/ancillary.md */
+  const gchar *env = g_getenv ("ANC_AUDIO_FRAMES");
+  const guint N = env ? (guint) atoi (env) : 120;
   guint64 total = samples_for (fps_n, fps_d, N), i;
   gchar *caps = g_strdup_printf ("video/x-raw,format=UYVP,width=1280,"
       "height=720,framerate=%d/%d", fps_n, fps_d);
