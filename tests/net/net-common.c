@@ -218,3 +218,42 @@ net_receiver_clear (NetReceiver * r)
   gst_object_unref (r->sink);
   gst_object_unref (r->pipeline);
 }
+
+GstStructure *
+net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
+    const gchar * sink_desc)
+{
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstElement *pipeline, *src;
+  GstVideoInfo info;
+  GstStructure *stats;
+  gchar *desc;
+  guint k;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! %s", sink_desc);
+  pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (pipeline != NULL, "cannot build %s", desc);
+  g_free (desc);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  g_object_set (src, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < n; k++) {
+    GstBuffer *buf = net_make_buffer (&info, f, pics[k]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
+        f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (src), buf) ==
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  stats = net_run_until_eos (pipeline, "sink", 60);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+  return stats;
+}

@@ -39,6 +39,11 @@ guint64 net_stat (const GstStructure * s, const gchar * field);
 
 /* @n random legal UYVP pictures of @f (stride width*5/2) */
 guint8 **net_make_pictures (const RefFormat * f, guint n, guint32 seed);
+/* Pushes @n UYVP pictures of @f, timestamped at the frame rate, through
+ * "appsrc name=src format=time ! @sink_desc" (whose sink is named "sink")
+ * to EOS; returns the sink's final statistics. */
+GstStructure *net_send_pictures (const RefFormat * f, guint8 ** pics,
+    guint n, const gchar * sink_desc);
 void net_free_pictures (guint8 ** p, guint n);
 
 /* The GstSt2022Meta of @buf, found by its API name as an application that
