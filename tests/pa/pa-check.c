@@ -50,7 +50,8 @@ pa_check_wire (const RefFormat * f, guint64 line_rate, GPtrArray * wire,
   gsize fb = ref_frame_bytes (f), ustride = f->width * 5 / 2;
   guint8 *raster = g_malloc (fb), *prev = g_malloc (fb);
   guint8 *pic = g_malloc (ustride * f->height);
-  guint64 num, den, pos = 0, gap_bytes = 0;
+  guint64 num, den, pos = 0, gap_bytes = 0, gap_min = G_MAXUINT64,
+      gap_max = 0;
   guint16 seq0 = 0;
   guint32 rtp0 = 0;
 
@@ -114,10 +115,16 @@ pa_check_wire (const RefFormat * f, guint64 line_rate, GPtrArray * wire,
           (guint) len + WIRE_OVERHEAD);
       gaps++;
       gap_bytes += len + WIRE_OVERHEAD;
+      gap_min = MIN (gap_min, len + WIRE_OVERHEAD);
+      gap_max = MAX (gap_max, len + WIRE_OVERHEAD);
     }
     pos += len + WIRE_OVERHEAD;
   }
   fail_unless_equals_int (m, n_frames * n);
+  g_print ("%s at %" G_GUINT64_FORMAT " bit/s: tau %.2f wire bytes, %u media "
+      "frames at floor(i*tau), %u gap frames of %" G_GUINT64_FORMAT "..%"
+      G_GUINT64_FORMAT " wire bytes\n", f->name, line_rate, (double) num / den,
+      m, gaps, gap_min, gap_max);
   fail_unless_equals_uint64 (net_stat (stats, "gap-frames"), gaps);
   fail_unless_equals_uint64 (net_stat (stats, "gap-bytes"), gap_bytes);
 
