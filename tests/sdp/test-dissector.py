@@ -95,6 +95,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="vmi-dissector-")
     cap = os.path.join(tmp, "st2022.pcap")
     port = 5004
+    dump = None
     try:
         nsx = ["ip", "netns", "exec", ns]
         subprocess.run(nsx + ["ip", "link", "set", "lo", "up"], check=True)
@@ -178,6 +179,10 @@ def main():
             assert text in verbose, f"'{text}' not in tshark -V:\n{verbose}"
         print(f"ok: {N} datagrams, every HBRMT field as sent")
     finally:
+        # a failed sender must not leave dumpcap waiting for its datagrams
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+            dump.wait()
         subprocess.run(["ip", "netns", "del", ns])
         shutil.rmtree(tmp, ignore_errors=True)
 
