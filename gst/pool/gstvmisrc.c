@@ -122,7 +122,10 @@ struct _GstVmiSrc
   guint8 *msgbuf;               /* VMI_PROTO_MAX_MSG bytes */
 
   /* unlock */
-  int wake[2];
+  /* the connection's fd, and the wake-up of unlock(): flushing makes every
+   * wait return at once, as in udpsrc and shmsrc */
+  GstPoll *poll;
+  GstPollFD pollfd;
   gint flushing;                /* atomic */
 
   /* stats: written by the streaming thread, read by get_property */
@@ -223,20 +226,31 @@ vmi_src_disconnect (GstVmiSrc * self, const char *reason)
               "disconnected", "reason", G_TYPE_STRING, reason, NULL)));
 }
 
-/* Waits up to @timeout_ms for @fd (or only for an unlock when @fd < 0).
- * Returns 1 when @fd is readable, 0 on timeout, -1 when flushing. */
+/* Waits up to @timeout_ms (-1: for ever) for @fd, or only for an unlock
+ * when @fd < 0. Returns 1 when @fd is readable, 0 on timeout, -1 when
+ * flushing. */
 static gint
 vmi_src_wait (GstVmiSrc * self, int fd, int timeout_ms)
 {
-  struct pollfd p[2] = { {self->wake[0], POLLIN, 0}, {fd, POLLIN, 0} };
-  int r;
+  gint r;
 
-  if (g_atomic_int_get (&self->flushing))
+  if (self->pollfd.fd != fd) {
+    if (self->pollfd.fd >= 0)
+      gst_poll_remove_fd (self->poll, &self->pollfd);
+    gst_poll_fd_init (&self->pollfd);
+    self->pollfd.fd = fd;
+    if (fd >= 0) {
+      gst_poll_add_fd (self->poll, &self->pollfd);
+      gst_poll_fd_ctl_read (self->poll, &self->pollfd, TRUE);
+    }
+  }
+  r = gst_poll_wait (self->poll, timeout_ms < 0 ? GST_CLOCK_TIME_NONE :
+      (GstClockTime) timeout_ms * GST_MSECOND);
+  if (g_atomic_int_get (&self->flushing) || (r < 0 && errno == EBUSY))
     return -1;
-  r = poll (p, fd >= 0 ? 2 : 1, timeout_ms);
-  if (g_atomic_int_get (&self->flushing))
-    return -1;
-  if (r > 0 && fd >= 0 && p[1].revents)
+  if (r > 0 && fd >= 0 && (gst_poll_fd_can_read (self->poll, &self->pollfd)
+          || gst_poll_fd_has_closed (self->poll, &self->pollfd)
+          || gst_poll_fd_has_error (self->poll, &self->pollfd)))
     return 1;
   return 0;
 }
@@ -639,8 +653,10 @@ gst_vmi_src_start (GstBaseSrc * bsrc)
   if (path_len == 0 ||
       path_len >= sizeof (((struct sockaddr_un *) 0)->sun_path))
     goto bad_path;
-  if (pipe2 (self->wake, O_CLOEXEC | O_NONBLOCK) < 0)
-    goto no_pipe;
+  self->poll = gst_poll_new (TRUE);
+  if (self->poll == NULL)
+    goto no_poll;
+  gst_poll_fd_init (&self->pollfd);
 
   self->maps = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
       (GDestroyNotify) vmi_mapping_unref);
@@ -663,10 +679,13 @@ bad_path:
                     0)->sun_path) - 1));
     return FALSE;
   }
-no_pipe:
+no_poll:
   {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Out of file descriptors."),
-        ("pipe2: %s", g_strerror (errno)));
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE,
+        ("Could not create the wake-up of the reading thread: %s.",
+            g_strerror (errno)),
+        ("The process is out of file descriptors: raise its limit "
+            "(ulimit -n) or close some."));
     return FALSE;
   }
 }
@@ -684,11 +703,8 @@ gst_vmi_src_stop (GstBaseSrc * bsrc)
   gst_clear_caps (&self->caps);
   self->have_hello = FALSE;
   self->have_info = FALSE;
-  if (self->wake[0] >= 0) {
-    close (self->wake[0]);
-    close (self->wake[1]);
-  }
-  self->wake[0] = self->wake[1] = -1;
+  g_clear_pointer (&self->poll, gst_poll_free);
+  gst_poll_fd_init (&self->pollfd);
   return TRUE;
 }
 
@@ -696,12 +712,10 @@ static gboolean
 gst_vmi_src_unlock (GstBaseSrc * bsrc)
 {
   GstVmiSrc *self = GST_VMI_SRC (bsrc);
-  char c = 1;
 
   g_atomic_int_set (&self->flushing, TRUE);
-  if (self->wake[1] >= 0 && write (self->wake[1], &c, 1) < 0) {
-    /* full pipe: already woken */
-  }
+  if (self->poll)
+    gst_poll_set_flushing (self->poll, TRUE);
   return TRUE;
 }
 
@@ -709,11 +723,10 @@ static gboolean
 gst_vmi_src_unlock_stop (GstBaseSrc * bsrc)
 {
   GstVmiSrc *self = GST_VMI_SRC (bsrc);
-  char drain[64];
 
   g_atomic_int_set (&self->flushing, FALSE);
-  if (self->wake[0] >= 0)
-    while (read (self->wake[0], drain, sizeof (drain)) > 0);
+  if (self->poll)
+    gst_poll_set_flushing (self->poll, FALSE);
   return TRUE;
 }
 
@@ -872,7 +885,7 @@ gst_vmi_src_init (GstVmiSrc * self)
   self->socket_path = g_strdup (DEFAULT_PROP_SOCKET_PATH);
   self->is_live = DEFAULT_PROP_IS_LIVE;
   self->msgbuf = g_malloc (VMI_PROTO_MAX_MSG);
-  self->wake[0] = self->wake[1] = -1;
+  gst_poll_fd_init (&self->pollfd);
   gst_base_src_set_live (GST_BASE_SRC (self), DEFAULT_PROP_IS_LIVE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }

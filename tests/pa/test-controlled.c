@@ -13,7 +13,8 @@
  * The check needs the wire never to have run empty (the host keeping the
  * transmit thread running, the thesis' assumption 1): a run where it did is
  * repeated (3 tries), and when every try was starved the program exits 77
- * (skip) saying so.
+ * (skip) saying so. A controlled run that misses the limits is run again
+ * once, saying so; two misses in a row fail.
  *
  * VMI_PA_FIGURES=DIR: the element defaults (W = 1 s, N_W = 2), 20 s runs;
  * prints the table of docs/benchmarks.md and writes DIR/<name>.pcap for
@@ -264,7 +265,9 @@ main (int argc, char **argv)
     const Case *k = &cases[c];
     Figures fig;
     gboolean free_run = k->pacing == VMI_TX_PACING_PA_FREE_RUNNING;
+    guint misses = 0;
 
+  again:
     for (attempt = 0; attempt < 3; attempt++) {
       run_controlled (k->name, k->pacing, k->reference, k->ppm, &fig);
       if (fig.idle_settled == 0)
@@ -294,6 +297,15 @@ main (int argc, char **argv)
       }
     } else if (fig.span > 2.0
         || fabs (fig.rate_err_ppm) > 1 + fig.resolution_ppm) {
+      /* The loop runs in real time on a shared host: a hiccup that does
+       * not empty the wire (a delayed reference or frame feeder) can still
+       * disturb one short run. One miss is run again, and said; two in a
+       * row fail. */
+      if (++misses < 2) {
+        g_print ("%s: missed (span %.3f packets, rate error %.3f ppm); "
+            "again\n", k->name, fig.span, fig.rate_err_ppm);
+        goto again;
+      }
       g_print ("FAIL %s: span %.3f packets (limit 2), rate error %.3f ppm "
           "(limit %.2f)\n", k->name, fig.span, fig.rate_err_ppm,
           1 + fig.resolution_ppm);
