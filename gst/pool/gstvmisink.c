@@ -98,6 +98,7 @@ typedef struct
 {
   guint id;
   int fd;
+  GstPollFD pollfd;             /* fd, in the service thread's GstPoll */
   GHashTable *mems;             /* memory ids whose fd this client has */
   /* frames sent and not released yet: at most max-outstanding, so the
    * array is sized once (and only grows if max-outstanding is raised) and
@@ -126,7 +127,10 @@ struct _GstVmiSink
   gboolean flushing;
   gboolean running;
   int listen_fd;
-  int wake[2];
+  /* the service thread waits on the listening socket and every client;
+   * stop() sets it flushing, as udpsrc and shmsink do */
+  GstPoll *poll;
+  GstPollFD listen_pollfd;
   GThread *thread;
   GList *clients;
   guint next_client_id;
@@ -157,15 +161,6 @@ GST_ELEMENT_REGISTER_DEFINE (vmisink, "vmisink", GST_RANK_NONE,
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
-
-static void
-vmi_sink_wake (GstVmiSink * self)
-{
-  char c = 1;
-  if (self->wake[1] >= 0 && write (self->wake[1], &c, 1) < 0) {
-    /* the pipe is full: the thread is going to wake anyway */
-  }
-}
 
 /* Drops @c's hold on frame @seq; the buffer goes back upstream once no
  * client holds it. Returns FALSE when @c does not hold @seq. */
@@ -206,6 +201,7 @@ vmi_sink_client_free_locked (GstVmiSink * self, VmiSinkClient * c)
     gst_buffer_unref (c->held[--c->n_held].buffer);
   g_free (c->held);
   g_hash_table_destroy (c->mems);
+  gst_poll_remove_fd (self->poll, &c->pollfd);
   close (c->fd);
   g_free (c);
 }
@@ -309,6 +305,10 @@ vmi_sink_accept_locked (GstVmiSink * self)
   c = g_new0 (VmiSinkClient, 1);
   c->id = ++self->next_client_id;
   c->fd = fd;
+  gst_poll_fd_init (&c->pollfd);
+  c->pollfd.fd = fd;
+  gst_poll_add_fd (self->poll, &c->pollfd);
+  gst_poll_fd_ctl_read (self->poll, &c->pollfd, TRUE);
   c->mems = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   c->held_alloc = max_outstanding;
   c->held = g_new (VmiSinkHeld, c->held_alloc);
@@ -371,40 +371,24 @@ static gpointer
 vmi_sink_thread (gpointer data)
 {
   GstVmiSink *self = data;
-  struct pollfd *fds = NULL;
-  VmiSinkClient **map = NULL;
-  guint alloc = 0;
   GPtrArray *protocol_warnings = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *timeout_warnings = g_ptr_array_new_with_free_func (g_free);
 
   g_mutex_lock (&self->lock);
   while (self->running) {
     GList *l, *msgs = NULL;
-    guint n = 0, i, timeout_ms;
-    gint64 now, oldest = G_MAXINT64;
-    int timeout;
+    guint i, timeout_ms;
+    gint64 now, oldest = G_MAXINT64, timeout;
 
     GST_OBJECT_LOCK (self);
     timeout_ms = self->release_timeout;
     GST_OBJECT_UNLOCK (self);
 
-    if (alloc < 2 + g_list_length (self->clients)) {
-      alloc = 2 + g_list_length (self->clients) + 8;
-      fds = g_renew (struct pollfd, fds, alloc);
-      map = g_renew (VmiSinkClient *, map, alloc);
-    }
-    fds[n].fd = self->wake[0];
-    fds[n++].events = POLLIN;
-    fds[n].fd = self->listen_fd;
-    fds[n++].events = POLLIN;
     for (l = self->clients; l; l = l->next) {
       VmiSinkClient *c = l->data;
 
       for (i = 0; i < c->n_held; i++)
         oldest = MIN (oldest, c->held[i].sent);
-      map[n] = c;
-      fds[n].fd = c->fd;
-      fds[n++].events = POLLIN;
     }
     now = g_get_monotonic_time ();
     /* frames sent meanwhile by the render thread start their clocks without
@@ -415,28 +399,22 @@ vmi_sink_thread (gpointer data)
           timeout);
 
     g_mutex_unlock (&self->lock);
-    if (poll (fds, n, timeout) < 0 && errno != EINTR)
-      g_usleep (1000);
+    gst_poll_wait (self->poll, timeout * GST_MSECOND);
     g_mutex_lock (&self->lock);
     if (!self->running)
       break;
 
-    if (fds[0].revents & POLLIN) {
-      char drain[64];
-      while (read (self->wake[0], drain, sizeof (drain)) > 0);
-    }
-    if (fds[1].revents & POLLIN) {
-      GstMessage *m = vmi_sink_accept_locked (self);
-      if (m)
-        msgs = g_list_append (msgs, m);
-    }
-    /* clients may have been dropped by the render thread meanwhile */
-    for (i = 2; i < n; i++) {
+    /* the clients first: one dropped meanwhile (by the render thread) is
+     * out of the list, and a client accepted below is not polled yet */
+    for (l = self->clients; l;) {
       const char *reason = NULL;
       gboolean hostile = FALSE;
-      VmiSinkClient *c = map[i];
+      VmiSinkClient *c = l->data;
 
-      if (!g_list_find (self->clients, c) || !fds[i].revents)
+      l = l->next;
+      if (!gst_poll_fd_can_read (self->poll, &c->pollfd)
+          && !gst_poll_fd_has_closed (self->poll, &c->pollfd)
+          && !gst_poll_fd_has_error (self->poll, &c->pollfd))
         continue;
       if (!vmi_sink_read_client_locked (self, c, &reason, &hostile)) {
         if (hostile) {
@@ -447,6 +425,11 @@ vmi_sink_thread (gpointer data)
         msgs = g_list_append (msgs, vmi_sink_drop_client_locked (self, c,
                 reason));
       }
+    }
+    if (gst_poll_fd_can_read (self->poll, &self->listen_pollfd)) {
+      GstMessage *m = vmi_sink_accept_locked (self);
+      if (m)
+        msgs = g_list_append (msgs, m);
     }
 
     /* cut off consumers that stopped releasing frames */
@@ -488,8 +471,6 @@ vmi_sink_thread (gpointer data)
     }
   }
   g_mutex_unlock (&self->lock);
-  g_free (fds);
-  g_free (map);
   g_ptr_array_unref (protocol_warnings);
   g_ptr_array_unref (timeout_warnings);
   return NULL;
@@ -521,13 +502,17 @@ gst_vmi_sink_start (GstBaseSink * bsink)
 
   g_mutex_lock (&self->lock);
   self->listen_fd = fd;
-  if (pipe2 (self->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
-    self->wake[0] = self->wake[1] = -1;
+  self->poll = gst_poll_new (TRUE);
+  if (self->poll == NULL) {
     g_mutex_unlock (&self->lock);
     close (fd);
     self->listen_fd = -1;
-    goto listen_failed;
+    goto no_poll;
   }
+  gst_poll_fd_init (&self->listen_pollfd);
+  self->listen_pollfd.fd = fd;
+  gst_poll_add_fd (self->poll, &self->listen_pollfd);
+  gst_poll_fd_ctl_read (self->poll, &self->listen_pollfd, TRUE);
   self->memories = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
       (GDestroyNotify) gst_memory_unref);
   self->next_seq = 1;
@@ -560,6 +545,16 @@ listen_failed:
     g_free (path);
     return FALSE;
   }
+no_poll:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE,
+        ("Could not create the wake-up of the service thread: %s.",
+            g_strerror (errno)),
+        ("The process is out of file descriptors: raise its limit "
+            "(ulimit -n) or close some."));
+    g_free (path);
+    return FALSE;
+  }
 }
 
 static gboolean
@@ -570,7 +565,8 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
 
   g_mutex_lock (&self->lock);
   self->running = FALSE;
-  vmi_sink_wake (self);
+  if (self->poll)
+    gst_poll_set_flushing (self->poll, TRUE);
   thread = self->thread;
   self->thread = NULL;
   g_mutex_unlock (&self->lock);
@@ -591,11 +587,7 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
     gst_message_unref (vmi_sink_drop_client_locked (self,
             self->clients->data, "stopping"));
   g_clear_pointer (&self->memories, g_hash_table_destroy);
-  if (self->wake[0] >= 0) {
-    close (self->wake[0]);
-    close (self->wake[1]);
-  }
-  self->wake[0] = self->wake[1] = -1;
+  g_clear_pointer (&self->poll, gst_poll_free);
   g_clear_pointer (&self->caps_str, g_free);
   g_mutex_unlock (&self->lock);
 
@@ -1267,7 +1259,7 @@ gst_vmi_sink_init (GstVmiSink * self)
   self->max_outstanding = DEFAULT_PROP_MAX_OUTSTANDING;
   self->release_timeout = DEFAULT_PROP_RELEASE_TIMEOUT;
   self->listen_fd = -1;
-  self->wake[0] = self->wake[1] = -1;
+  gst_poll_fd_init (&self->listen_pollfd);
   self->msgbuf = g_malloc (VMI_PROTO_MAX_MSG);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
