@@ -192,7 +192,8 @@ GST_END_TEST;
 
 typedef struct
 {
-  guint16 in_port, out_port;
+  int in_fd;                    /* bound before the thread starts */
+  guint16 out_port;
   volatile gint stop;
   guint n;                      /* datagrams per frame */
   guint dropped, duplicated, reordered, garbage;
@@ -204,7 +205,7 @@ static gpointer
 relay_thread (gpointer data)
 {
   Relay *r = data;
-  int in = ref_udp_bind ("127.0.0.1", r->in_port), out = ref_udp_sender ();
+  int in = r->in_fd, out = ref_udp_sender ();
   guint8 buf[2048], held[2048], junk[1400];
   gssize held_len = -1;
   guint64 g = 0;
@@ -261,21 +262,26 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
   const RefFormat *f = &ref_720p5994;
   const guint N = 8;
   guint8 **pics = net_make_pictures (f, N, 3);
-  guint16 sport = net_test_port (), rport = net_test_port ();
-  gchar *sprops = g_strdup_printf ("port=%u", sport);
-  gchar *rprops = g_strdup_printf ("port=%u", rport);
+  guint16 rport = net_test_port ();
+  gchar *sprops, *rprops = g_strdup_printf ("port=%u", rport);
   GstStructure *sstats, *rstats;
+  struct sockaddr_in sa;
+  socklen_t sa_len = sizeof (sa);
   NetReceiver r;
   Sender s;
   Relay relay = { 0 };
   guint k;
 
-  relay.in_port = sport;
+  /* the relay's socket is bound (an ephemeral port, read back) before
+   * anything is sent to it */
+  relay.in_fd = ref_udp_bind ("127.0.0.1", 0);
+  fail_unless (getsockname (relay.in_fd, (struct sockaddr *) &sa,
+          &sa_len) == 0);
+  sprops = g_strdup_printf ("port=%u", ntohs (sa.sin_port));
   relay.out_port = rport;
   relay.n = ref_datagrams (f);
   receiver_start (&r, rprops, N, "UYVP");
   relay.thread = g_thread_new ("relay", relay_thread, &relay);
-  g_usleep (100000);
   sender_start (&s, f, "UYVP", sprops);
   for (k = 0; k < N; k++)
     sender_push (&s, k, pics[k]);
@@ -778,6 +784,8 @@ GST_START_TEST (test_state_cycles)
         GST_STATE_CHANGE_FAILURE);
     fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
         GST_STATE_CHANGE_FAILURE);
+    /* a dwell of 0-60 ms in PLAYING, so the stop lands at different
+     * points of the streams (not a synchronisation) */
     g_usleep ((i % 4) * 20000);
     /* alternate which one stops first and through which states */
     if (i % 2) {
