@@ -51,13 +51,13 @@
 #include "pool/gstvmisink.h"
 #include "pool/gstvmibufferpool.h"
 #include "pool/vmi-protocol.h"
+#include "pool/vmi-sink-clients.h"
 #include "gstvmielements.h"
 
 #include <gst/video/video.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -84,31 +84,6 @@ enum
 #define DEFAULT_PROP_MAX_OUTSTANDING     8
 #define DEFAULT_PROP_RELEASE_TIMEOUT     1000
 
-/* A frame a client holds: its reference on the buffer is what keeps the
- * memory from going back to the pool (and being rewritten) while the
- * consumer reads it. */
-typedef struct
-{
-  guint64 seq;
-  gint64 sent;                  /* µs, monotonic */
-  GstBuffer *buffer;
-} VmiSinkHeld;
-
-typedef struct
-{
-  guint id;
-  int fd;
-  GstPollFD pollfd;             /* fd, in the service thread's GstPoll */
-  GHashTable *mems;             /* memory ids whose fd this client has */
-  /* frames sent and not released yet: at most max-outstanding, so the
-   * array is sized once (and only grows if max-outstanding is raised) and
-   * a release is a short linear search; no allocation per frame */
-  VmiSinkHeld *held;
-  guint n_held, held_alloc;
-  guint caps_gen;               /* caps generation this client has seen */
-  guint64 sent, skipped;
-} VmiSinkClient;
-
 struct _GstVmiSink
 {
   GstBaseSink parent;
@@ -132,8 +107,10 @@ struct _GstVmiSink
   GstPoll *poll;
   GstPollFD listen_pollfd;
   GThread *thread;
-  GList *clients;
-  guint next_client_id;
+  /* consumers and the frames they hold (a GstBuffer reference each: what
+   * keeps the memory from going back to the pool and being rewritten while
+   * the consumer reads it) */
+  VmiSinkClients clients;
   guint64 next_seq;
   GHashTable *memories;         /* id -> GstMemory (ref) sent to someone */
   gchar *caps_str;
@@ -148,7 +125,7 @@ struct _GstVmiSink
   gboolean warned_copy;
 
   /* stats, self->lock */
-  guint64 rendered, copies, skipped, sent, releases;
+  guint64 rendered, copies, skipped, sent;
   guint64 clients_timed_out, clients_rejected, clients_total;
 };
 
@@ -162,48 +139,30 @@ GST_ELEMENT_REGISTER_DEFINE (vmisink, "vmisink", GST_RANK_NONE,
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
-/* Drops @c's hold on frame @seq; the buffer goes back upstream once no
- * client holds it. Returns FALSE when @c does not hold @seq. */
+/* a client's fd in the service thread's GstPoll (found by its number) */
+static void
+vmi_sink_poll_fd (GstVmiSink * self, int fd, gboolean add)
+{
+  GstPollFD pfd = GST_POLL_FD_INIT;
+
+  pfd.fd = fd;
+  if (add) {
+    gst_poll_add_fd (self->poll, &pfd);
+    gst_poll_fd_ctl_read (self->poll, &pfd, TRUE);
+  } else {
+    gst_poll_remove_fd (self->poll, &pfd);
+  }
+}
+
 static gboolean
-vmi_sink_client_release (VmiSinkClient * c, guint64 seq)
+vmi_sink_poll_fd_ready (GstVmiSink * self, int fd)
 {
-  guint i;
+  GstPollFD pfd = GST_POLL_FD_INIT;
 
-  for (i = 0; i < c->n_held; i++) {
-    if (c->held[i].seq == seq) {
-      gst_buffer_unref (c->held[i].buffer);
-      c->held[i] = c->held[--c->n_held];
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
-
-static void
-vmi_sink_client_hold (VmiSinkClient * c, guint64 seq, gint64 now,
-    GstBuffer * buf)
-{
-  if (c->n_held == c->held_alloc) {
-    /* only when max-outstanding was raised while running */
-    c->held_alloc = MAX (2 * c->held_alloc, 8);
-    c->held = g_renew (VmiSinkHeld, c->held, c->held_alloc);
-  }
-  c->held[c->n_held].seq = seq;
-  c->held[c->n_held].sent = now;
-  c->held[c->n_held].buffer = gst_buffer_ref (buf);
-  c->n_held++;
-}
-
-static void
-vmi_sink_client_free_locked (GstVmiSink * self, VmiSinkClient * c)
-{
-  while (c->n_held > 0)
-    gst_buffer_unref (c->held[--c->n_held].buffer);
-  g_free (c->held);
-  g_hash_table_destroy (c->mems);
-  gst_poll_remove_fd (self->poll, &c->pollfd);
-  close (c->fd);
-  g_free (c);
+  pfd.fd = fd;
+  return gst_poll_fd_can_read (self->poll, &pfd)
+      || gst_poll_fd_has_closed (self->poll, &pfd)
+      || gst_poll_fd_has_error (self->poll, &pfd);
 }
 
 static GstMessage *
@@ -224,8 +183,8 @@ vmi_sink_drop_client_locked (GstVmiSink * self, VmiSinkClient * c,
 
   GST_INFO_OBJECT (self, "client %u disconnected: %s", c->id, reason);
   msg = vmi_sink_client_message (self, "disconnected", c->id, reason);
-  self->clients = g_list_remove (self->clients, c);
-  vmi_sink_client_free_locked (self, c);
+  vmi_sink_poll_fd (self, c->fd, FALSE);
+  vmi_sink_clients_remove (&self->clients, c);
   g_cond_broadcast (&self->cond);
   return msg;
 }
@@ -260,11 +219,11 @@ vmi_sink_forget_unused_locked (GstVmiSink * self)
 
     if (GST_MINI_OBJECT_REFCOUNT_VALUE (mem) > 1)
       continue;
-    for (l = self->clients; l; l = l->next) {
+    for (l = self->clients.clients; l; l = l->next) {
       VmiSinkClient *c = l->data;
       VmiMsg m = {.type = VMI_MSG_FORGET };
 
-      if (!g_hash_table_remove (c->mems, &id))
+      if (!vmi_sink_client_forget_memory (c, id))
         continue;
       m.u.forget.id = id;
       /* a lost FORGET only leaves a mapping behind until disconnect */
@@ -294,7 +253,7 @@ vmi_sink_accept_locked (GstVmiSink * self)
   max_clients = self->max_clients;
   max_outstanding = self->max_outstanding;
   GST_OBJECT_UNLOCK (self);
-  if (g_list_length (self->clients) >= max_clients) {
+  if (vmi_sink_clients_count (&self->clients) >= max_clients) {
     GST_WARNING_OBJECT (self, "refusing a consumer: max-clients=%u reached",
         max_clients);
     close (fd);
@@ -302,20 +261,11 @@ vmi_sink_accept_locked (GstVmiSink * self)
     return vmi_sink_client_message (self, "refused", 0, "max-clients reached");
   }
 
-  c = g_new0 (VmiSinkClient, 1);
-  c->id = ++self->next_client_id;
-  c->fd = fd;
-  gst_poll_fd_init (&c->pollfd);
-  c->pollfd.fd = fd;
-  gst_poll_add_fd (self->poll, &c->pollfd);
-  gst_poll_fd_ctl_read (self->poll, &c->pollfd, TRUE);
-  c->mems = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  c->held_alloc = max_outstanding;
-  c->held = g_new (VmiSinkHeld, c->held_alloc);
+  c = vmi_sink_clients_add (&self->clients, fd, max_outstanding);
+  vmi_sink_poll_fd (self, fd, TRUE);
   m.u.hello.version = VMI_PROTO_VERSION;
   m.u.hello.pid = getpid ();
   vmi_sink_client_send (self, c, &m, -1);
-  self->clients = g_list_append (self->clients, c);
   self->clients_total++;
   g_cond_broadcast (&self->cond);
   GST_INFO_OBJECT (self, "client %u connected", c->id);
@@ -329,7 +279,6 @@ vmi_sink_read_client_locked (GstVmiSink * self, VmiSinkClient * c,
     const char **reason, gboolean * hostile)
 {
   for (;;) {
-    VmiMsg m;
     int fd = -1;
     gssize r = vmi_socket_recv (c->fd, self->rxbuf, sizeof (self->rxbuf), &fd,
         TRUE);
@@ -347,22 +296,9 @@ vmi_sink_read_client_locked (GstVmiSink * self, VmiSinkClient * c,
       *hostile = r == -EBADMSG;
       return FALSE;
     }
-    if (fd >= 0) {
-      close (fd);
-      *reason = "consumer sent a file descriptor";
+    if (vmi_sink_clients_handle_message (&self->clients, c, self->rxbuf, r,
+            fd, reason) != VMI_SINK_CLIENT_KEEP)
       return FALSE;
-    }
-    if (!vmi_msg_parse (self->rxbuf, r, &m, reason))
-      return FALSE;
-    if (m.type != VMI_MSG_RELEASE) {
-      *reason = "consumer sent a message other than RELEASE";
-      return FALSE;
-    }
-    if (!vmi_sink_client_release (c, m.u.release.seq)) {
-      *reason = "consumer released a frame it does not hold";
-      return FALSE;
-    }
-    self->releases++;
     *hostile = FALSE;
   }
 }
@@ -378,18 +314,13 @@ vmi_sink_thread (gpointer data)
   while (self->running) {
     GList *l, *msgs = NULL;
     guint i, timeout_ms;
-    gint64 now, oldest = G_MAXINT64, timeout;
+    gint64 now, oldest, timeout;
 
     GST_OBJECT_LOCK (self);
     timeout_ms = self->release_timeout;
     GST_OBJECT_UNLOCK (self);
 
-    for (l = self->clients; l; l = l->next) {
-      VmiSinkClient *c = l->data;
-
-      for (i = 0; i < c->n_held; i++)
-        oldest = MIN (oldest, c->held[i].sent);
-    }
+    oldest = vmi_sink_clients_oldest_hold (&self->clients);
     now = g_get_monotonic_time ();
     /* frames sent meanwhile by the render thread start their clocks without
      * waking us: never sleep longer than a tick */
@@ -406,15 +337,13 @@ vmi_sink_thread (gpointer data)
 
     /* the clients first: one dropped meanwhile (by the render thread) is
      * out of the list, and a client accepted below is not polled yet */
-    for (l = self->clients; l;) {
+    for (l = self->clients.clients; l;) {
       const char *reason = NULL;
       gboolean hostile = FALSE;
       VmiSinkClient *c = l->data;
 
       l = l->next;
-      if (!gst_poll_fd_can_read (self->poll, &c->pollfd)
-          && !gst_poll_fd_has_closed (self->poll, &c->pollfd)
-          && !gst_poll_fd_has_error (self->poll, &c->pollfd))
+      if (!vmi_sink_poll_fd_ready (self, c->fd))
         continue;
       if (!vmi_sink_read_client_locked (self, c, &reason, &hostile)) {
         if (hostile) {
@@ -434,14 +363,11 @@ vmi_sink_thread (gpointer data)
 
     /* cut off consumers that stopped releasing frames */
     now = g_get_monotonic_time ();
-    for (l = self->clients; l;) {
+    for (l = self->clients.clients; l;) {
       VmiSinkClient *c = l->data;
-      gboolean late = FALSE;
 
       l = l->next;
-      for (i = 0; !late && i < c->n_held; i++)
-        late = now - c->held[i].sent > (gint64) timeout_ms * 1000;
-      if (late) {
+      if (vmi_sink_client_expired (c, now, (gint64) timeout_ms * 1000)) {
         self->clients_timed_out++;
         g_ptr_array_add (timeout_warnings, g_strdup_printf ("client %u; raise "
                 "release-timeout if it is only slow", c->id));
@@ -516,7 +442,8 @@ gst_vmi_sink_start (GstBaseSink * bsink)
   self->memories = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
       (GDestroyNotify) gst_memory_unref);
   self->next_seq = 1;
-  self->rendered = self->copies = self->skipped = self->sent = self->releases = 0;
+  self->rendered = self->copies = self->skipped = self->sent = 0;
+  self->clients.releases = 0;
   self->clients_timed_out = self->clients_rejected = self->clients_total = 0;
   self->running = TRUE;
   self->thread = g_thread_new ("vmisink", vmi_sink_thread, self);
@@ -583,9 +510,9 @@ gst_vmi_sink_stop (GstBaseSink * bsink)
   if (self->listen_fd >= 0)
     close (self->listen_fd);
   self->listen_fd = -1;
-  while (self->clients)
+  while (self->clients.clients)
     gst_message_unref (vmi_sink_drop_client_locked (self,
-            self->clients->data, "stopping"));
+            self->clients.clients->data, "stopping"));
   g_clear_pointer (&self->memories, g_hash_table_destroy);
   g_clear_pointer (&self->poll, gst_poll_free);
   g_clear_pointer (&self->caps_str, g_free);
@@ -832,7 +759,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
     return GST_FLOW_FLUSHING;
   }
   self->rendered++;
-  if (self->clients == NULL) {
+  if (self->clients.clients == NULL) {
     vmi_sink_forget_unused_locked (self);
     g_mutex_unlock (&self->lock);
     return GST_FLOW_OK;
@@ -847,7 +774,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       /* every copy frame is still held by consumers: this frame is lost
        * for all of them, counted, rather than stalling the stream */
       g_mutex_lock (&self->lock);
-      for (l = self->clients; l; l = l->next) {
+      for (l = self->clients.clients; l; l = l->next) {
         ((VmiSinkClient *) l->data)->skipped++;
         self->skipped++;
       }
@@ -889,7 +816,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   seq = fi->seq = self->next_seq++;
   now = g_get_monotonic_time ();
 
-  for (l = self->clients; l; l = l->next) {
+  for (l = self->clients.clients; l; l = l->next) {
     VmiSinkClient *c = l->data;
     gint err = 0;
 
@@ -911,7 +838,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       guint64 id = fi->mems[i].id;
       VmiMsg mm = {.type = VMI_MSG_MEMORY };
 
-      if (g_hash_table_contains (c->mems, &id))
+      if (vmi_sink_client_has_memory (c, id))
         continue;
       while (mem->parent)
         mem = mem->parent;
@@ -919,7 +846,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       mm.u.memory.size = mem->maxsize;
       err = vmi_sink_client_send (self, c, &mm, gst_fd_memory_get_fd (mem));
       if (err == 0) {
-        g_hash_table_add (c->mems, g_memdup2 (&id, sizeof (id)));
+        vmi_sink_client_add_memory (c, id);
         if (!g_hash_table_contains (self->memories, &id))
           g_hash_table_insert (self->memories, g_memdup2 (&id, sizeof (id)),
               gst_memory_ref (mem));
@@ -937,7 +864,7 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       }
       continue;
     }
-    vmi_sink_client_hold (c, seq, now, out);
+    vmi_sink_client_hold (c, seq, now, gst_buffer_ref (out));
     c->sent++;
     self->sent++;
   }
@@ -977,7 +904,7 @@ gst_vmi_sink_event (GstBaseSink * bsink, GstEvent * event)
     GList *l;
 
     g_mutex_lock (&self->lock);
-    for (l = self->clients; l; l = l->next)
+    for (l = self->clients.clients; l; l = l->next)
       vmi_sink_client_send (self, l->data, &m, -1);
     g_mutex_unlock (&self->lock);
   }
@@ -1017,9 +944,9 @@ gst_vmi_sink_get_stats (GstVmiSink * self)
       "frames", G_TYPE_UINT64, self->rendered,
       "frames-sent", G_TYPE_UINT64, self->sent,
       "frames-skipped", G_TYPE_UINT64, self->skipped,
-      "releases", G_TYPE_UINT64, self->releases,
+      "releases", G_TYPE_UINT64, self->clients.releases,
       "copies", G_TYPE_UINT64, self->copies,
-      "clients", G_TYPE_UINT, g_list_length (self->clients),
+      "clients", G_TYPE_UINT, vmi_sink_clients_count (&self->clients),
       "clients-total", G_TYPE_UINT64, self->clients_total,
       "clients-timed-out", G_TYPE_UINT64, self->clients_timed_out,
       "clients-rejected", G_TYPE_UINT64, self->clients_rejected, NULL);
@@ -1260,6 +1187,8 @@ gst_vmi_sink_init (GstVmiSink * self)
   self->release_timeout = DEFAULT_PROP_RELEASE_TIMEOUT;
   self->listen_fd = -1;
   gst_poll_fd_init (&self->listen_pollfd);
+  vmi_sink_clients_init (&self->clients,
+      (GDestroyNotify) gst_mini_object_unref);
   self->msgbuf = g_malloc (VMI_PROTO_MAX_MSG);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
