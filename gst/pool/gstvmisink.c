@@ -714,28 +714,17 @@ vmi_sink_abs_pts (GstVmiSink * self, GstBuffer * buf)
   return abs;
 }
 
-static GstFlowReturn
-gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
+/* wait-for-connection: holds the stream until the first consumer came (only
+ * the first: once the stream runs, losing every consumer must not stall
+ * the producer). Called with self->lock; FALSE when flushing. */
+static gboolean
+vmi_sink_wait_first_consumer_locked (GstVmiSink * self)
 {
-  GstVmiSink *self = GST_VMI_SINK (bsink);
-  GstBuffer *out = NULL;
-  VmiMsg fm = {.type = VMI_MSG_FRAME };
-  VmiFrameInfo *fi = &fm.u.frame;
-  GstVideoMeta *vmeta;
-  GList *l, *dropped = NULL;
-  gboolean wait, copied = FALSE, exhausted = FALSE;
-  guint i, max_out;
-  guint64 seq;
-  gint64 now;
+  gboolean wait;
 
   GST_OBJECT_LOCK (self);
   wait = self->wait_for_connection;
-  max_out = self->max_outstanding;
   GST_OBJECT_UNLOCK (self);
-
-  g_mutex_lock (&self->lock);
-  /* only the first consumer is waited for: once the stream runs, losing
-   * every consumer must not stall the producer */
   if (wait && self->clients_total == 0 && !self->flushing) {
     gchar *path;
 
@@ -754,7 +743,100 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   }
   while (wait && self->clients_total == 0 && !self->flushing)
     g_cond_wait (&self->cond, &self->lock);
-  if (self->flushing) {
+  return !self->flushing;
+}
+
+/* The FRAME message for @out (all of it in vMI memory), but its seq */
+static void
+vmi_sink_describe_frame (GstVmiSink * self, GstBuffer * out, VmiFrameInfo * fi)
+{
+  GstVideoMeta *vmeta;
+  guint i;
+
+  fi->pts = GST_BUFFER_PTS (out);
+  fi->dts = GST_BUFFER_DTS (out);
+  fi->duration = GST_BUFFER_DURATION (out);
+  fi->abs_pts = vmi_sink_abs_pts (self, out);
+  fi->offset = GST_BUFFER_OFFSET (out);
+  fi->offset_end = GST_BUFFER_OFFSET_END (out);
+  fi->flags = GST_BUFFER_FLAGS (out);
+  fi->n_mems = gst_buffer_n_memory (out);
+  for (i = 0; i < fi->n_mems; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (out, i);
+    fi->mems[i].id = gst_vmi_memory_get_id (mem);
+    fi->mems[i].offset = mem->offset;
+    fi->mems[i].size = mem->size;
+  }
+  vmeta = gst_buffer_get_video_meta (out);
+  if (vmeta && vmeta->n_planes <= VMI_PROTO_MAX_PLANES) {
+    fi->n_planes = vmeta->n_planes;
+    for (i = 0; i < vmeta->n_planes; i++) {
+      fi->plane_offset[i] = vmeta->offset[i];
+      fi->plane_stride[i] = vmeta->stride[i];
+    }
+  }
+}
+
+/* Sends frame @fm (buffer @out) to @c: the caps and memories it does not
+ * have yet first. Called with self->lock; 0 or a negative errno. */
+static gint
+vmi_sink_send_frame_locked (GstVmiSink * self, VmiSinkClient * c,
+    GstBuffer * out, const VmiMsg * fm)
+{
+  const VmiFrameInfo *fi = &fm->u.frame;
+  gint err = 0;
+  guint i;
+
+  if (c->caps_gen != self->caps_gen && self->caps_str) {
+    VmiMsg cm = {.type = VMI_MSG_CAPS };
+    cm.u.caps.str = self->caps_str;
+    cm.u.caps.len = strlen (self->caps_str);
+    err = vmi_sink_client_send (self, c, &cm, -1);
+    if (err == 0)
+      c->caps_gen = self->caps_gen;
+  }
+  for (i = 0; err == 0 && i < fi->n_mems; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (out, i);
+    guint64 id = fi->mems[i].id;
+    VmiMsg mm = {.type = VMI_MSG_MEMORY };
+
+    if (vmi_sink_client_has_memory (c, id))
+      continue;
+    while (mem->parent)
+      mem = mem->parent;
+    mm.u.memory.id = id;
+    mm.u.memory.size = mem->maxsize;
+    err = vmi_sink_client_send (self, c, &mm, gst_fd_memory_get_fd (mem));
+    if (err == 0) {
+      vmi_sink_client_add_memory (c, id);
+      if (!g_hash_table_contains (self->memories, &id))
+        g_hash_table_insert (self->memories, g_memdup2 (&id, sizeof (id)),
+            gst_memory_ref (mem));
+    }
+  }
+  if (err == 0)
+    err = vmi_sink_client_send (self, c, fm, -1);
+  return err;
+}
+
+static GstFlowReturn
+gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
+{
+  GstVmiSink *self = GST_VMI_SINK (bsink);
+  GstBuffer *out = NULL;
+  VmiMsg fm = {.type = VMI_MSG_FRAME };
+  GList *l, *dropped = NULL, *msgs = NULL;
+  gboolean copied = FALSE, exhausted = FALSE;
+  guint max_out;
+  guint64 seq;
+  gint64 now;
+
+  GST_OBJECT_LOCK (self);
+  max_out = self->max_outstanding;
+  GST_OBJECT_UNLOCK (self);
+
+  g_mutex_lock (&self->lock);
+  if (!vmi_sink_wait_first_consumer_locked (self)) {
     g_mutex_unlock (&self->lock);
     return GST_FLOW_FLUSHING;
   }
@@ -785,103 +867,46 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       goto copy_failed;
     copied = TRUE;
   }
-
-  fi->pts = GST_BUFFER_PTS (out);
-  fi->dts = GST_BUFFER_DTS (out);
-  fi->duration = GST_BUFFER_DURATION (out);
-  fi->abs_pts = vmi_sink_abs_pts (self, out);
-  fi->offset = GST_BUFFER_OFFSET (out);
-  fi->offset_end = GST_BUFFER_OFFSET_END (out);
-  fi->flags = GST_BUFFER_FLAGS (out);
-  fi->n_mems = gst_buffer_n_memory (out);
-  for (i = 0; i < fi->n_mems; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (out, i);
-    fi->mems[i].id = gst_vmi_memory_get_id (mem);
-    fi->mems[i].offset = mem->offset;
-    fi->mems[i].size = mem->size;
-  }
-  vmeta = gst_buffer_get_video_meta (out);
-  if (vmeta && vmeta->n_planes <= VMI_PROTO_MAX_PLANES) {
-    fi->n_planes = vmeta->n_planes;
-    for (i = 0; i < vmeta->n_planes; i++) {
-      fi->plane_offset[i] = vmeta->offset[i];
-      fi->plane_stride[i] = vmeta->stride[i];
-    }
-  }
+  vmi_sink_describe_frame (self, out, &fm.u.frame);
 
   g_mutex_lock (&self->lock);
   if (copied)
     self->copies++;
   vmi_sink_forget_unused_locked (self);
-  seq = fi->seq = self->next_seq++;
+  seq = fm.u.frame.seq = self->next_seq++;
   now = g_get_monotonic_time ();
-
   for (l = self->clients.clients; l; l = l->next) {
     VmiSinkClient *c = l->data;
-    gint err = 0;
+    gint err;
 
     if (c->n_held >= max_out) {
       c->skipped++;
       self->skipped++;
       continue;
     }
-    if (c->caps_gen != self->caps_gen && self->caps_str) {
-      VmiMsg cm = {.type = VMI_MSG_CAPS };
-      cm.u.caps.str = self->caps_str;
-      cm.u.caps.len = strlen (self->caps_str);
-      err = vmi_sink_client_send (self, c, &cm, -1);
-      if (err == 0)
-        c->caps_gen = self->caps_gen;
-    }
-    for (i = 0; err == 0 && i < fi->n_mems; i++) {
-      GstMemory *mem = gst_buffer_peek_memory (out, i);
-      guint64 id = fi->mems[i].id;
-      VmiMsg mm = {.type = VMI_MSG_MEMORY };
-
-      if (vmi_sink_client_has_memory (c, id))
-        continue;
-      while (mem->parent)
-        mem = mem->parent;
-      mm.u.memory.id = id;
-      mm.u.memory.size = mem->maxsize;
-      err = vmi_sink_client_send (self, c, &mm, gst_fd_memory_get_fd (mem));
-      if (err == 0) {
-        vmi_sink_client_add_memory (c, id);
-        if (!g_hash_table_contains (self->memories, &id))
-          g_hash_table_insert (self->memories, g_memdup2 (&id, sizeof (id)),
-              gst_memory_ref (mem));
-      }
-    }
-    if (err == 0)
-      err = vmi_sink_client_send (self, c, &fm, -1);
-    if (err != 0) {
+    err = vmi_sink_send_frame_locked (self, c, out, &fm);
+    if (err == -EAGAIN || err == -ENOBUFS) {
       /* its socket queue is full: it is not keeping up, skip the frame */
-      if (err == -EAGAIN || err == -ENOBUFS) {
-        c->skipped++;
-        self->skipped++;
-      } else {
-        dropped = g_list_prepend (dropped, c);
-      }
-      continue;
+      c->skipped++;
+      self->skipped++;
+    } else if (err != 0) {
+      dropped = g_list_prepend (dropped, c);
+    } else {
+      vmi_sink_client_hold (c, seq, now, gst_buffer_ref (out));
+      c->sent++;
+      self->sent++;
     }
-    vmi_sink_client_hold (c, seq, now, gst_buffer_ref (out));
-    c->sent++;
-    self->sent++;
   }
   /* the clients that got the frame hold their own references */
   gst_buffer_unref (out);
-
-  {
-    GList *msgs = NULL, *m;
-    for (l = dropped; l; l = l->next)
-      msgs = g_list_prepend (msgs, vmi_sink_drop_client_locked (self, l->data,
-              "send failed"));
-    g_list_free (dropped);
-    g_mutex_unlock (&self->lock);
-    for (m = msgs; m; m = m->next)
-      gst_element_post_message (GST_ELEMENT (self), m->data);
-    g_list_free (msgs);
-  }
+  for (l = dropped; l; l = l->next)
+    msgs = g_list_prepend (msgs, vmi_sink_drop_client_locked (self, l->data,
+            "send failed"));
+  g_list_free (dropped);
+  g_mutex_unlock (&self->lock);
+  for (l = msgs; l; l = l->next)
+    gst_element_post_message (GST_ELEMENT (self), l->data);
+  g_list_free (msgs);
   return GST_FLOW_OK;
 
   /* ERRORS */
