@@ -1274,8 +1274,10 @@ map_failed:
   }
 send_failed:
   {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("%s; check that the host is "
-            "reachable (route, interface, firewall)", err->message), (NULL));
+    /* the transport's message names what failed and, where it knows, the
+     * fix (a route, the link, the NIC) */
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not send the stream: "
+            "%s", err->message), (NULL));
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }

@@ -487,7 +487,11 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
         continue;
       }
       g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
-          "sendmmsg failed: %s", g_strerror (errno));
+          "sendmmsg failed: %s%s", g_strerror (errno),
+          errno == ENETUNREACH || errno == EHOSTUNREACH ? "; check the "
+          "route to the host and the interface (multicast-iface)" :
+          errno == EPERM || errno == EACCES ? "; a firewall rule (or "
+          "SO_BROADCAST) refuses this destination" : "");
       return -1;
     }
     done += rc;
