@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "vmi-test-client.h"
+#include "pool-test-util.h"
 
 #define CAPS_SMALL "video/x-raw,format=UYVY,width=320,height=240"
 #define FRAME_SMALL (320 * 240 * 2)
@@ -285,21 +286,13 @@ consumer_wait (Consumer * c, const gchar * prefix, guint count,
 static gint
 consumer_finish (Consumer * c, GstClockTime timeout)
 {
-  gint64 end = g_get_monotonic_time () + timeout / 1000;
-  int status = -1;
+  gint rc = pool_test_wait_child (c->pid, timeout / GST_MSECOND);
 
-  while (waitpid (c->pid, &status, WNOHANG) == 0) {
-    if (g_get_monotonic_time () > end) {
-      kill (c->pid, SIGKILL);
-      waitpid (c->pid, &status, 0);
-      fail ("consumer did not exit in time");
-    }
-    g_usleep (10000);
-  }
+  fail_unless (rc >= 0, "consumer did not exit in time");
   consumer_wait (c, NULL, 0, 5 * GST_SECOND);   /* drain to <closed> */
   g_thread_join (c->reader);
   g_spawn_close_pid (c->pid);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return rc;
 }
 
 static void
@@ -587,11 +580,33 @@ send_msg (int fd, VmiMsg * m, int pass_fd)
   return vmi_socket_send (fd, buf, len, pass_fd, FALSE) == (gssize) len;
 }
 
+/* counts the buffers leaving vmisrc; count_wait() waits on it */
+static GMutex count_lock;
+static GCond count_cond;
+
 static GstPadProbeReturn
 count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
+  g_mutex_lock (&count_lock);
   g_atomic_int_inc ((gint *) data);
+  g_cond_broadcast (&count_cond);
+  g_mutex_unlock (&count_lock);
   return GST_PAD_PROBE_OK;
+}
+
+/* Waits until *@count reaches @n or @timeout_s pass; returns *@count */
+static gint
+count_wait (gint * count, gint n, guint timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  gint v;
+
+  g_mutex_lock (&count_lock);
+  while (g_atomic_int_get (count) < n
+      && g_cond_wait_until (&count_cond, &count_lock, end));
+  v = g_atomic_int_get (count);
+  g_mutex_unlock (&count_lock);
+  return v;
 }
 
 static void
@@ -716,10 +731,7 @@ run_hostile_producer (Hostility h)
 wait:
   if (h == HOSTILE_NONE) {
     /* a correct producer: the frame arrives, no error */
-    gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-    while (g_atomic_int_get (&n_buffers) == 0 && g_get_monotonic_time () < end)
-      g_usleep (1000);
-    fail_unless_equals_int (g_atomic_int_get (&n_buffers), 1);
+    fail_unless_equals_int (count_wait (&n_buffers, 1, 5), 1);
     msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline), GST_MESSAGE_ERROR);
     fail_unless (msg == NULL);
   } else {

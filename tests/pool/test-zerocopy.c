@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pool-test-util.h"
+
 #define UYVP_FRAME 5184000      /* 1920x1080 UYVP */
 #define CAPS_1080I "video/x-raw,format=UYVP,width=1920,height=1080," \
   "framerate=30000/1001,interlace-mode=interleaved"
@@ -59,20 +61,10 @@ spawn_launch (const gchar * desc, const gchar * report)
 static gint
 wait_child (GPid pid, guint timeout_s)
 {
-  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
-  int status;
+  gint rc = pool_test_wait_child (pid, timeout_s * 1000);
 
-  while (waitpid (pid, &status, WNOHANG) == 0) {
-    if (g_get_monotonic_time () > end) {
-      kill (pid, SIGKILL);
-      waitpid (pid, &status, 0);
-      g_spawn_close_pid (pid);
-      return -1;
-    }
-    g_usleep (20000);
-  }
   g_spawn_close_pid (pid);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  return rc;
 }
 
 static Copies
