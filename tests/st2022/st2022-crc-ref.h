@@ -5,7 +5,7 @@
  *
  * Deliberately independent of the core's table-driven CRC (and of its bit
  * packing): a bit-serial polynomial long division written from the
- * definition, shared by test_st2022_core.c and test_st2022_raster.c.
+ * definition, shared by test-st2022-core.c and test-st2022-raster.c.
  */
 
 #ifndef __ST2022_CRC_REF_H__
