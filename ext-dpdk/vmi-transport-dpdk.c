@@ -32,7 +32,7 @@
 #include "vmi-dpdk.h"
 #include "net/vmi-transport-private.h"
 #include "net/vmi-rawnet.h"
-#include "pacing/vmigapframe.h"
+#include "pacing/vmi-gap-frame.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -18,7 +18,7 @@
 #include <glib.h>
 #include <pcap/pcap.h>
 
-#include "vmitiming.h"
+#include "vmi-timing.h"
 #include "vmi-format.h"
 #include "vmi-plot.h"
 #include "vmi-capture.h"

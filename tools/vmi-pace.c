@@ -15,8 +15,8 @@
 
 #include <glib.h>
 
-#include "vmipacer.h"
-#include "vmirefsim.h"
+#include "vmi-pacer.h"
+#include "vmi-ref-sim.h"
 #include "vmi-format.h"
 
 static gchar *opt_mode = NULL;

@@ -6,7 +6,7 @@
 #define __VMI_TOOLS_PLOT_H__
 
 #include <glib.h>
-#include "vmitiming.h"
+#include "vmi-timing.h"
 
 G_BEGIN_DECLS
 

@@ -34,7 +34,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "vmiconvert.h"
+#include "vmi-convert.h"
 
 #define W 1920
 #define H 1080

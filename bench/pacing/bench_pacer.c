@@ -6,8 +6,8 @@
 #include <glib.h>
 #include <stdio.h>
 
-#include "vmipacer.h"
-#include "vmirefsim.h"
+#include "vmi-pacer.h"
+#include "vmi-ref-sim.h"
 
 #define RUN_US 700000           /* per measurement */
 

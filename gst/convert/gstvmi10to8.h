@@ -14,7 +14,7 @@
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
 
-#include "convert/vmiconvert.h"
+#include "convert/vmi-convert.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 /* The `packet` transport: AF_PACKET on a named interface, IPv4 only.
  *
  * Send: whole Ethernet frames (headers from vmi-rawnet, gap frames from
- * vmigapframe) are copied into a TPACKET_V2 PACKET_TX_RING and handed to
+ * vmi-gap-frame) are copied into a TPACKET_V2 PACKET_TX_RING and handed to
  * the driver with PACKET_QDISC_BYPASS, so the NIC's queue is the only
  * queue after the ring and frames leave in exactly the order of the burst.
  * When the driver queue is full the kernel leaves the frame in the ring
@@ -31,7 +31,7 @@
 #include "vmi-transport.h"
 #include "vmi-transport-private.h"
 #include "vmi-rawnet.h"
-#include "vmigapframe.h"
+#include "vmi-gap-frame.h"
 
 #include <errno.h>
 #include <string.h>

@@ -73,7 +73,7 @@ typedef enum
 } VmiTransportErrorCode;
 
 /* Gap-frame kind of raw transports (DESIGN.md §2 `gap-frame`), the
- * 802.3 MAC-control opcode written (gst/pacing/vmigapframe.h). */
+ * 802.3 MAC-control opcode written (gst/pacing/vmi-gap-frame.h). */
 typedef enum
 {
   VMI_TRANSPORT_GAP_MAC_CONTROL = 0,    /* opcode 0x0000, default */

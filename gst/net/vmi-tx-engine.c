@@ -22,8 +22,8 @@
 #include <sched.h>
 #include <sys/prctl.h>
 
-#include "vmipacer.h"
-#include "vmigapframe.h"
+#include "vmi-pacer.h"
+#include "vmi-gap-frame.h"
 
 /* rasters: one on the wire (kept for underrun=repeat), B1 queued, one being
  * written by the element */

@@ -19,7 +19,7 @@
  *  - SOFTWARE: spread evenly over the frame period from the launch time
  *    (sleep, then spin);
  *  - PA_FREE_RUNNING / PA_CONTROLLED: the Pacing-Assistant (thesis ch. 4,
- *    gst/pacing/vmipacer.h): the thread busy-polls the transport's TX queue
+ *    gst/pacing/vmi-pacer.h): the thread busy-polls the transport's TX queue
  *    and keeps it full with media datagrams and gap entries, one burst
  *    carrying the pacer's SEND/WAIT stream in order. The wire is the clock:
  *    back-pressure from the queue holds the element (acquire() blocks).

@@ -16,7 +16,7 @@
 
 #include <gst/check/gstcheck.h>
 
-#include "vmiconvert.h"
+#include "vmi-convert.h"
 
 /* ---- the test's own model of a 10-bit 4:2:2 frame ------------------------ */
 

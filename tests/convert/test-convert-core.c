@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Unit tests of the convert core (gst/convert/vmiconvert.h), bit-exact
+/* Unit tests of the convert core (gst/convert/vmi-convert.h), bit-exact
  * against two references that share no code with it:
  *
  * 1. the 10-bit samples themselves: the test draws random samples, packs
@@ -27,7 +27,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vmiconvert.h"
+#include "vmi-convert.h"
 #include "convert-test-util.h"
 
 static const VmiConvImpl impls[] = {

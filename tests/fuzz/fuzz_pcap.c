@@ -14,7 +14,7 @@
 #include <pcap/pcap.h>
 
 #include "vmi-capture.h"
-#include "vmitiming.h"
+#include "vmi-timing.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
 

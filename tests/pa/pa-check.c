@@ -2,7 +2,7 @@
  * (see pa-check.h). */
 
 #include "pa-check.h"
-#include "vmipacer.h"
+#include "vmi-pacer.h"
 
 #include <string.h>
 

@@ -29,8 +29,8 @@
 #include <sched.h>
 
 #include "net/vmi-tx-engine.h"
-#include "vmipacer.h"
-#include "vmitiming.h"
+#include "vmi-pacer.h"
+#include "vmi-timing.h"
 #include "pa-wire.h"
 
 #define fail_unless(cond, ...) G_STMT_START {                         \

@@ -12,8 +12,8 @@
 #include <sched.h>
 
 #include "net/vmi-tx-engine.h"
-#include "vmipacer.h"
-#include "vmitiming.h"
+#include "vmi-pacer.h"
+#include "vmi-timing.h"
 #include "pa-wire.h"
 #include "st2022-ref.h"
 

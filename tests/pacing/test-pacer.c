@@ -6,10 +6,10 @@
 #include <gst/check/gstcheck.h>
 #include <math.h>
 
-#include "vmipacer.h"
-#include "vmigapframe.h"
-#include "vmitiming.h"
-#include "vmirefsim.h"
+#include "vmi-pacer.h"
+#include "vmi-gap-frame.h"
+#include "vmi-timing.h"
+#include "vmi-ref-sim.h"
 
 #define DUR VMI_ST2022_6_WIRE_BYTES
 

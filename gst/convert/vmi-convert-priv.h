@@ -13,7 +13,7 @@
 #ifndef __VMI_CONVERT_PRIV_H__
 #define __VMI_CONVERT_PRIV_H__
 
-#include "vmiconvert.h"
+#include "vmi-convert.h"
 
 /* Index 0: UYVP input, 1: v210 input; second index: VmiConvRounding. */
 typedef void (*VmiConvPackedRow) (const uint8_t * src, uint8_t * dst,

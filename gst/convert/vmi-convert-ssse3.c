@@ -7,11 +7,11 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* AVX2 kernels: this file alone is compiled with -mavx2 and only runs
+/* SSSE3 kernels: this file alone is compiled with -mssse3 and only runs
  * after vmi_conv_impl_supported() checked the CPU. */
 
 #include <immintrin.h>
 
-#define VMI_SIMD_NAME avx2
-#define VMI_SIMD_AVX2 1
-#include "vmiconvert-simd.h"
+#define VMI_SIMD_NAME ssse3
+#define VMI_SIMD_AVX2 0
+#include "vmi-convert-simd.h"

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "vmirefsim.h"
+#include "vmi-ref-sim.h"
 
 #include <math.h>
 

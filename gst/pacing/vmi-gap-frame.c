@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "vmigapframe.h"
+#include "vmi-gap-frame.h"
 
 #include <string.h>
 

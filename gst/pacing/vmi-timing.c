@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "vmitiming.h"
+#include "vmi-timing.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 /* Frame driver of the convert core: CPU dispatch, frame geometry, the 4:2:0
  * line pairing, and the persistent worker pool. */
 
-#include "vmiconvert-priv.h"
+#include "vmi-convert-priv.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "vmipacer.h"
+#include "vmi-pacer.h"
 
 #include <string.h>
 

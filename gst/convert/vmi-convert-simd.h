@@ -8,7 +8,7 @@
  */
 
 /* The SIMD kernels, written once and compiled twice: by
- * vmiconvert-ssse3.c (-mssse3, 128-bit vectors) and vmiconvert-avx2.c
+ * vmi-convert-ssse3.c (-mssse3, 128-bit vectors) and vmi-convert-avx2.c
  * (-mavx2, 256-bit vectors). Every AVX2 instruction used works per 128-bit
  * lane, so an AVX2 vector is simply two SSSE3 steps side by side: lane 0
  * converts step k, lane 1 step k + 1, loaded and stored at their own
@@ -31,7 +31,7 @@
  * VMI_SIMD_AVX2 = 1, and includes <immintrin.h>.
  */
 
-#include "vmiconvert-priv.h"
+#include "vmi-convert-priv.h"
 
 #define VMI_PASTE2(a, b) a##_##b
 #define VMI_PASTE(a, b) VMI_PASTE2 (a, b)

@@ -11,7 +11,7 @@
  * the fallback on CPUs and architectures without them, and the finish of
  * every SIMD row (the pixels after the last whole SIMD step). */
 
-#include "vmiconvert-priv.h"
+#include "vmi-convert-priv.h"
 
 #define INLINE static inline __attribute__ ((always_inline))
 
