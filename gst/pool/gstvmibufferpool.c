@@ -232,3 +232,125 @@ gst_vmi_buffer_pool_acquire_live (GstBufferPool * pool, GstBuffer ** buffer,
   }
   return ret;
 }
+
+/**
+ * gst_vmi_buffer_is_shareable:
+ * @buf: a #GstBuffer
+ * @max_mems: the most memories a frame may have
+ *
+ * Returns: %TRUE when @buf has 1 to @max_mems memories and all of them are
+ * vMI memory (a file descriptor another process can map).
+ */
+gboolean
+gst_vmi_buffer_is_shareable (GstBuffer * buf, guint max_mems)
+{
+  guint i, n = gst_buffer_n_memory (buf);
+
+  if (n == 0 || n > max_mems)
+    return FALSE;
+  for (i = 0; i < n; i++)
+    if (!gst_is_vmi_memory (gst_buffer_peek_memory (buf, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static GstBuffer *
+vmi_copy_video (GstBufferPool ** pool, const GstVideoInfo * info,
+    GstBuffer * buf, gboolean * exhausted)
+{
+  GstVideoFrame src, dst;
+  GstBuffer *out = NULL;
+  gboolean ok = FALSE;
+
+  if (*pool == NULL) {
+    GstCaps *caps = gst_video_info_to_caps (info);
+    GstStructure *config;
+
+    *pool = gst_vmi_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (*pool);
+    gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_caps_unref (caps);
+    if (!gst_buffer_pool_set_config (*pool, config) ||
+        !gst_buffer_pool_set_active (*pool, TRUE)) {
+      gst_clear_object (pool);
+      return NULL;
+    }
+  }
+  /* never wait for a frame to come back: a consumer that hangs on to one
+   * would stall the stream (and the state change) */
+  if (gst_vmi_buffer_pool_acquire_live (*pool, &out, exhausted) != GST_FLOW_OK
+      || out == NULL)
+    return NULL;
+
+  if (gst_video_frame_map (&src, info, buf, GST_MAP_READ)) {
+    if (gst_video_frame_map (&dst, info, out, GST_MAP_WRITE)) {
+      ok = gst_video_frame_copy (&dst, &src);
+      gst_video_frame_unmap (&dst);
+    }
+    gst_video_frame_unmap (&src);
+  }
+  if (!ok) {
+    gst_buffer_unref (out);
+    return NULL;
+  }
+  /* not the metas: the copy has the pool's own video meta (its own
+   * strides); a copied upstream meta would describe upstream's layout */
+  gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_FLAGS |
+      GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  return out;
+}
+
+/**
+ * gst_vmi_buffer_copy_to_vmi:
+ * @pool: (inout) (nullable): a vMI pool for the copies, made on first use
+ *   (the caller deactivates and unrefs it)
+ * @info: (nullable): the video layout of @buf, %NULL when it is not video
+ * @buf: the buffer to copy
+ * @exhausted: (out): set to %TRUE when every frame of @pool is in use
+ *
+ * The one copy for a buffer that is not in vMI memory (upstream did not
+ * render into the proposed pool): a video frame goes into a frame of
+ * @pool, laid out as @pool lays it out; anything else (or a frame that
+ * cannot be mapped with @info) is copied byte for byte, metas and all.
+ *
+ * Returns: (transfer full) (nullable): the copy, or %NULL when @pool is
+ * exhausted (*@exhausted is then %TRUE: drop the frame) or memory ran out.
+ */
+GstBuffer *
+gst_vmi_buffer_copy_to_vmi (GstBufferPool ** pool, const GstVideoInfo * info,
+    GstBuffer * buf, gboolean * exhausted)
+{
+  GstAllocator *alloc;
+  GstBuffer *out;
+  gsize size = gst_buffer_get_size (buf);
+
+  *exhausted = FALSE;
+  if (info) {
+    out = vmi_copy_video (pool, info, buf, exhausted);
+    if (out || *exhausted)
+      return out;
+  }
+
+  /* not video (or odd buffers): copy the bytes as they are */
+  alloc = gst_vmi_allocator_get ();
+  out = gst_buffer_new_allocate (alloc, MAX (size, 1), NULL);
+  gst_object_unref (alloc);
+  if (!out)
+    return NULL;
+  gst_buffer_resize (out, 0, size);
+  if (size > 0) {
+    GstMapInfo map;
+
+    if (!gst_buffer_map (out, &map, GST_MAP_WRITE)) {
+      gst_buffer_unref (out);
+      return NULL;
+    }
+    gst_buffer_extract (buf, 0, map.data, size);
+    gst_buffer_unmap (out, &map);
+  }
+  /* same bytes, same layout: the metas still apply */
+  gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+  return out;
+}

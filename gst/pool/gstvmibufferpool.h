@@ -45,6 +45,14 @@ GstFlowReturn   gst_vmi_buffer_pool_acquire_live       (GstBufferPool * pool,
                                                         GstBuffer ** buffer,
                                                         gboolean * exhausted);
 
+gboolean        gst_vmi_buffer_is_shareable            (GstBuffer * buf,
+                                                        guint max_mems);
+
+GstBuffer *     gst_vmi_buffer_copy_to_vmi             (GstBufferPool ** pool,
+                                                        const GstVideoInfo * info,
+                                                        GstBuffer * buf,
+                                                        gboolean * exhausted);
+
 G_END_DECLS
 
 #endif /* __GST_VMI_BUFFER_POOL_H__ */

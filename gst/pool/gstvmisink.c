@@ -48,21 +48,13 @@
 #include "config.h"
 #endif
 
-#include "pool/gstvmisink.h"
-#include "pool/gstvmibufferpool.h"
-#include "pool/vmi-protocol.h"
-#include "pool/vmi-sink-clients.h"
+#include "pool/gstvmisink-priv.h"
 #include "gstvmielements.h"
 
-#include <gst/video/video.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_vmi_sink_debug);
+GST_DEBUG_CATEGORY (gst_vmi_sink_debug);
 #define GST_CAT_DEFAULT gst_vmi_sink_debug
 
 enum
@@ -84,51 +76,6 @@ enum
 #define DEFAULT_PROP_MAX_OUTSTANDING     8
 #define DEFAULT_PROP_RELEASE_TIMEOUT     1000
 
-struct _GstVmiSink
-{
-  GstBaseSink parent;
-
-  /* properties, object lock */
-  gchar *socket_path;
-  guint perms;
-  gboolean wait_for_connection;
-  guint max_clients;
-  guint max_outstanding;
-  guint release_timeout;
-
-  /* everything below: self->lock */
-  GMutex lock;
-  GCond cond;
-  gboolean flushing;
-  gboolean running;
-  int listen_fd;
-  /* the service thread waits on the listening socket and every client;
-   * stop() sets it flushing, as udpsrc and shmsink do */
-  GstPoll *poll;
-  GstPollFD listen_pollfd;
-  GThread *thread;
-  /* consumers and the frames they hold (a GstBuffer reference each: what
-   * keeps the memory from going back to the pool and being rewritten while
-   * the consumer reads it) */
-  VmiSinkClients clients;
-  guint64 next_seq;
-  GHashTable *memories;         /* id -> GstMemory (ref) sent to someone */
-  gchar *caps_str;
-  guint caps_gen;
-  guint8 *msgbuf;               /* VMI_PROTO_MAX_MSG bytes, under lock */
-  guint8 rxbuf[VMI_PROTO_HEADER_SIZE + 64];     /* service thread only */
-
-  /* copies, render thread only */
-  GstBufferPool *copy_pool;
-  GstVideoInfo info;
-  gboolean have_info;
-  gboolean warned_copy;
-
-  /* stats, self->lock */
-  guint64 rendered, copies, skipped, sent;
-  guint64 clients_timed_out, clients_rejected, clients_total;
-};
-
 #define gst_vmi_sink_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstVmiSink, gst_vmi_sink, GST_TYPE_BASE_SINK,
     GST_DEBUG_CATEGORY_INIT (gst_vmi_sink_debug, "vmisink", 0,
@@ -139,268 +86,11 @@ GST_ELEMENT_REGISTER_DEFINE (vmisink, "vmisink", GST_RANK_NONE,
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
-/* a client's fd in the service thread's GstPoll (found by its number) */
-static void
-vmi_sink_poll_fd (GstVmiSink * self, int fd, gboolean add)
-{
-  GstPollFD pfd = GST_POLL_FD_INIT;
 
-  pfd.fd = fd;
-  if (add) {
-    gst_poll_add_fd (self->poll, &pfd);
-    gst_poll_fd_ctl_read (self->poll, &pfd, TRUE);
-  } else {
-    gst_poll_remove_fd (self->poll, &pfd);
-  }
-}
 
-static gboolean
-vmi_sink_poll_fd_ready (GstVmiSink * self, int fd)
-{
-  GstPollFD pfd = GST_POLL_FD_INIT;
 
-  pfd.fd = fd;
-  return gst_poll_fd_can_read (self->poll, &pfd)
-      || gst_poll_fd_has_closed (self->poll, &pfd)
-      || gst_poll_fd_has_error (self->poll, &pfd);
-}
 
-static GstMessage *
-vmi_sink_client_message (GstVmiSink * self, const char *event, guint id,
-    const char *reason)
-{
-  return gst_message_new_element (GST_OBJECT (self),
-      gst_structure_new ("vmisink-client", "event", G_TYPE_STRING, event,
-          "client", G_TYPE_UINT, id, "reason", G_TYPE_STRING, reason, NULL));
-}
 
-/* Removes @c; returns the message to post once the lock is dropped. */
-static GstMessage *
-vmi_sink_drop_client_locked (GstVmiSink * self, VmiSinkClient * c,
-    const char *reason)
-{
-  GstMessage *msg;
-
-  GST_INFO_OBJECT (self, "client %u disconnected: %s", c->id, reason);
-  msg = vmi_sink_client_message (self, "disconnected", c->id, reason);
-  vmi_sink_poll_fd (self, c->fd, FALSE);
-  vmi_sink_clients_remove (&self->clients, c);
-  g_cond_broadcast (&self->cond);
-  return msg;
-}
-
-static gint
-vmi_sink_client_send (GstVmiSink * self, VmiSinkClient * c, const VmiMsg * m,
-    int fd)
-{
-  gsize len = vmi_msg_pack (m, self->msgbuf, VMI_PROTO_MAX_MSG);
-
-  gssize r;
-
-  g_assert (len > 0);
-  /* never block the streaming thread on a consumer that stopped reading */
-  r = vmi_socket_send (c->fd, self->msgbuf, len, fd, TRUE);
-  return r < 0 ? (gint) r : 0;
-}
-
-/* Forgets memories no buffer uses any more (our cache holds the last ref),
- * telling the clients that have them so they can unmap. */
-static void
-vmi_sink_forget_unused_locked (GstVmiSink * self)
-{
-  GHashTableIter it;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&it, self->memories);
-  while (g_hash_table_iter_next (&it, &key, &value)) {
-    GstMemory *mem = value;
-    guint64 id = *(guint64 *) key;
-    GList *l;
-
-    if (GST_MINI_OBJECT_REFCOUNT_VALUE (mem) > 1)
-      continue;
-    for (l = self->clients.clients; l; l = l->next) {
-      VmiSinkClient *c = l->data;
-      VmiMsg m = {.type = VMI_MSG_FORGET };
-
-      if (!vmi_sink_client_forget_memory (c, id))
-        continue;
-      m.u.forget.id = id;
-      /* a lost FORGET only leaves a mapping behind until disconnect */
-      vmi_sink_client_send (self, c, &m, -1);
-    }
-    g_hash_table_iter_remove (&it);
-  }
-}
-
-/* ----------------------------------------------------------------------
- * service thread: accepts consumers, reads releases, enforces timeouts
- */
-
-static GstMessage *
-vmi_sink_accept_locked (GstVmiSink * self)
-{
-  VmiSinkClient *c;
-  VmiMsg m = {.type = VMI_MSG_HELLO };
-  guint max_clients, max_outstanding;
-  int fd;
-
-  fd = accept4 (self->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-  if (fd < 0)
-    return NULL;
-
-  GST_OBJECT_LOCK (self);
-  max_clients = self->max_clients;
-  max_outstanding = self->max_outstanding;
-  GST_OBJECT_UNLOCK (self);
-  if (vmi_sink_clients_count (&self->clients) >= max_clients) {
-    GST_WARNING_OBJECT (self, "refusing a consumer: max-clients=%u reached",
-        max_clients);
-    close (fd);
-    self->clients_rejected++;
-    return vmi_sink_client_message (self, "refused", 0, "max-clients reached");
-  }
-
-  c = vmi_sink_clients_add (&self->clients, fd, max_outstanding);
-  vmi_sink_poll_fd (self, fd, TRUE);
-  m.u.hello.version = VMI_PROTO_VERSION;
-  m.u.hello.pid = getpid ();
-  vmi_sink_client_send (self, c, &m, -1);
-  self->clients_total++;
-  g_cond_broadcast (&self->cond);
-  GST_INFO_OBJECT (self, "client %u connected", c->id);
-  return vmi_sink_client_message (self, "connected", c->id, "");
-}
-
-/* Reads everything @c sent. Returns FALSE with @reason set when the client
- * must go; @hostile tells a protocol violation from a plain disconnect. */
-static gboolean
-vmi_sink_read_client_locked (GstVmiSink * self, VmiSinkClient * c,
-    const char **reason, gboolean * hostile)
-{
-  for (;;) {
-    int fd = -1;
-    gssize r = vmi_socket_recv (c->fd, self->rxbuf, sizeof (self->rxbuf), &fd,
-        TRUE);
-
-    if (r == -EAGAIN)
-      return TRUE;
-    if (r == 0 || r == -ECONNRESET) {
-      *reason = "consumer closed the connection";
-      return FALSE;
-    }
-    *hostile = TRUE;
-    if (r < 0) {
-      *reason = r == -EBADMSG ? "malformed message (truncated or extra fds)"
-          : "receive error";
-      *hostile = r == -EBADMSG;
-      return FALSE;
-    }
-    if (vmi_sink_clients_handle_message (&self->clients, c, self->rxbuf, r,
-            fd, reason) != VMI_SINK_CLIENT_KEEP)
-      return FALSE;
-    *hostile = FALSE;
-  }
-}
-
-static gpointer
-vmi_sink_thread (gpointer data)
-{
-  GstVmiSink *self = data;
-  GPtrArray *protocol_warnings = g_ptr_array_new_with_free_func (g_free);
-  GPtrArray *timeout_warnings = g_ptr_array_new_with_free_func (g_free);
-
-  g_mutex_lock (&self->lock);
-  while (self->running) {
-    GList *l, *msgs = NULL;
-    guint i, timeout_ms;
-    gint64 now, oldest, timeout;
-
-    GST_OBJECT_LOCK (self);
-    timeout_ms = self->release_timeout;
-    GST_OBJECT_UNLOCK (self);
-
-    oldest = vmi_sink_clients_oldest_hold (&self->clients);
-    now = g_get_monotonic_time ();
-    /* frames sent meanwhile by the render thread start their clocks without
-     * waking us: never sleep longer than a tick */
-    timeout = 100;
-    if (oldest != G_MAXINT64)
-      timeout = CLAMP ((oldest + timeout_ms * 1000 - now) / 1000 + 1, 0,
-          timeout);
-
-    g_mutex_unlock (&self->lock);
-    gst_poll_wait (self->poll, timeout * GST_MSECOND);
-    g_mutex_lock (&self->lock);
-    if (!self->running)
-      break;
-
-    /* the clients first: one dropped meanwhile (by the render thread) is
-     * out of the list, and a client accepted below is not polled yet */
-    for (l = self->clients.clients; l;) {
-      const char *reason = NULL;
-      gboolean hostile = FALSE;
-      VmiSinkClient *c = l->data;
-
-      l = l->next;
-      if (!vmi_sink_poll_fd_ready (self, c->fd))
-        continue;
-      if (!vmi_sink_read_client_locked (self, c, &reason, &hostile)) {
-        if (hostile) {
-          self->clients_rejected++;
-          g_ptr_array_add (protocol_warnings,
-              g_strdup_printf ("client %u: %s", c->id, reason));
-        }
-        msgs = g_list_append (msgs, vmi_sink_drop_client_locked (self, c,
-                reason));
-      }
-    }
-    if (gst_poll_fd_can_read (self->poll, &self->listen_pollfd)) {
-      GstMessage *m = vmi_sink_accept_locked (self);
-      if (m)
-        msgs = g_list_append (msgs, m);
-    }
-
-    /* cut off consumers that stopped releasing frames */
-    now = g_get_monotonic_time ();
-    for (l = self->clients.clients; l;) {
-      VmiSinkClient *c = l->data;
-
-      l = l->next;
-      if (vmi_sink_client_expired (c, now, (gint64) timeout_ms * 1000)) {
-        self->clients_timed_out++;
-        g_ptr_array_add (timeout_warnings, g_strdup_printf ("client %u; raise "
-                "release-timeout if it is only slow", c->id));
-        msgs = g_list_append (msgs, vmi_sink_drop_client_locked (self, c,
-                "release-timeout expired"));
-      }
-    }
-
-    if (msgs || protocol_warnings->len || timeout_warnings->len) {
-      GList *m;
-      g_mutex_unlock (&self->lock);
-      for (i = 0; i < protocol_warnings->len; i++)
-        GST_ELEMENT_WARNING (self, STREAM, FAILED,
-            ("A consumer broke the vMI protocol and was disconnected."),
-            ("%s", (gchar *) g_ptr_array_index (protocol_warnings, i)));
-      for (i = 0; i < timeout_warnings->len; i++)
-        GST_ELEMENT_WARNING (self, RESOURCE, BUSY,
-            ("A consumer held a frame longer than release-timeout (%u ms) "
-                "and was disconnected.", timeout_ms),
-            ("%s", (gchar *) g_ptr_array_index (timeout_warnings, i)));
-      for (m = msgs; m; m = m->next)
-        gst_element_post_message (GST_ELEMENT (self), m->data);
-      g_list_free (msgs);
-      g_ptr_array_set_size (protocol_warnings, 0);
-      g_ptr_array_set_size (timeout_warnings, 0);
-      g_mutex_lock (&self->lock);
-    }
-  }
-  g_mutex_unlock (&self->lock);
-  g_ptr_array_unref (protocol_warnings);
-  g_ptr_array_unref (timeout_warnings);
-  return NULL;
-}
 
 /* ----------------------------------------------------------------------
  * GstBaseSink
@@ -425,29 +115,8 @@ gst_vmi_sink_start (GstBaseSink * bsink)
   fd = vmi_socket_listen (path, perms);
   if (fd < 0)
     goto listen_failed;
-
-  g_mutex_lock (&self->lock);
-  self->listen_fd = fd;
-  self->poll = gst_poll_new (TRUE);
-  if (self->poll == NULL) {
-    g_mutex_unlock (&self->lock);
-    close (fd);
-    self->listen_fd = -1;
+  if (!gst_vmi_sink_service_start (self, fd))
     goto no_poll;
-  }
-  gst_poll_fd_init (&self->listen_pollfd);
-  self->listen_pollfd.fd = fd;
-  gst_poll_add_fd (self->poll, &self->listen_pollfd);
-  gst_poll_fd_ctl_read (self->poll, &self->listen_pollfd, TRUE);
-  self->memories = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-      (GDestroyNotify) gst_memory_unref);
-  self->next_seq = 1;
-  self->rendered = self->copies = self->skipped = self->sent = 0;
-  self->clients.releases = 0;
-  self->clients_timed_out = self->clients_rejected = self->clients_total = 0;
-  self->running = TRUE;
-  self->thread = g_thread_new ("vmisink", vmi_sink_thread, self);
-  g_mutex_unlock (&self->lock);
   self->warned_copy = FALSE;
 
   GST_INFO_OBJECT (self, "listening on %s (mode %04o)", path, perms);
@@ -488,35 +157,13 @@ static gboolean
 gst_vmi_sink_stop (GstBaseSink * bsink)
 {
   GstVmiSink *self = GST_VMI_SINK (bsink);
-  GThread *thread;
+  gchar *path;
 
-  g_mutex_lock (&self->lock);
-  self->running = FALSE;
-  if (self->poll)
-    gst_poll_set_flushing (self->poll, TRUE);
-  thread = self->thread;
-  self->thread = NULL;
-  g_mutex_unlock (&self->lock);
-  if (thread)
-    g_thread_join (thread);
-
-  /* stop accepting first, so a consumer reconnecting as soon as we drop it
-   * finds nothing rather than a listen queue about to vanish */
   GST_OBJECT_LOCK (self);
-  if (self->socket_path && self->listen_fd >= 0)
-    unlink (self->socket_path);
+  path = g_strdup (self->socket_path);
   GST_OBJECT_UNLOCK (self);
-  g_mutex_lock (&self->lock);
-  if (self->listen_fd >= 0)
-    close (self->listen_fd);
-  self->listen_fd = -1;
-  while (self->clients.clients)
-    gst_message_unref (vmi_sink_drop_client_locked (self,
-            self->clients.clients->data, "stopping"));
-  g_clear_pointer (&self->memories, g_hash_table_destroy);
-  g_clear_pointer (&self->poll, gst_poll_free);
-  g_clear_pointer (&self->caps_str, g_free);
-  g_mutex_unlock (&self->lock);
+  gst_vmi_sink_service_stop (self, path);
+  g_free (path);
 
   if (self->copy_pool) {
     gst_buffer_pool_set_active (self->copy_pool, FALSE);
@@ -592,127 +239,8 @@ gst_vmi_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   return TRUE;
 }
 
-static gboolean
-vmi_buffer_is_shareable (GstBuffer * buf)
-{
-  guint i, n = gst_buffer_n_memory (buf);
 
-  if (n == 0 || n > VMI_PROTO_MAX_MEMS)
-    return FALSE;
-  for (i = 0; i < n; i++)
-    if (!gst_is_vmi_memory (gst_buffer_peek_memory (buf, i)))
-      return FALSE;
-  return TRUE;
-}
 
-/* Upstream did not use our pool: one copy into vMI memory, counted.
- * Sets @exhausted (and returns NULL) when every frame of the copy pool is
- * still held by consumers. */
-static GstBuffer *
-vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf, gboolean * exhausted)
-{
-  GstBuffer *out = NULL;
-
-  if (!self->warned_copy) {
-    self->warned_copy = TRUE;
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("Upstream does not render into vMI memory; every frame is copied."),
-        ("upstream ignored the proposed GstVmiBufferPool (or allocator); "
-            "put the producing element directly before vmisink"));
-  }
-
-  if (self->have_info) {
-    if (!self->copy_pool) {
-      GstStructure *config;
-      GstCaps *caps = gst_video_info_to_caps (&self->info);
-
-      self->copy_pool = gst_vmi_buffer_pool_new ();
-      config = gst_buffer_pool_get_config (self->copy_pool);
-      gst_buffer_pool_config_set_params (config, caps, self->info.size, 0, 0);
-      gst_buffer_pool_config_add_option (config,
-          GST_BUFFER_POOL_OPTION_VIDEO_META);
-      gst_caps_unref (caps);
-      if (!gst_buffer_pool_set_config (self->copy_pool, config) ||
-          !gst_buffer_pool_set_active (self->copy_pool, TRUE))
-        gst_clear_object (&self->copy_pool);
-    }
-    /* never wait for a consumer to give a frame back: a hung one would
-     * stall the stream (and the state change) until its release-timeout */
-    if (self->copy_pool &&
-        gst_vmi_buffer_pool_acquire_live (self->copy_pool, &out,
-            exhausted) == GST_FLOW_OK && *exhausted)
-      return NULL;
-    if (out) {
-      GstVideoFrame src, dst;
-      gboolean ok = FALSE;
-
-      if (gst_video_frame_map (&src, &self->info, buf, GST_MAP_READ)) {
-        if (gst_video_frame_map (&dst, &self->info, out, GST_MAP_WRITE)) {
-          ok = gst_video_frame_copy (&dst, &src);
-          gst_video_frame_unmap (&dst);
-        }
-        gst_video_frame_unmap (&src);
-      }
-      if (!ok)
-        gst_clear_buffer (&out);
-    }
-    if (out) {
-      /* not the metas: the copy has the pool's own video meta (its own
-       * strides); a copied upstream meta would describe upstream's layout */
-      gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_FLAGS |
-          GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-      return out;
-    }
-  }
-  {
-    /* not video (or odd buffers): copy the bytes as they are */
-    GstAllocator *alloc = gst_vmi_allocator_get ();
-    gsize size = gst_buffer_get_size (buf);
-
-    out = gst_buffer_new_allocate (alloc, MAX (size, 1), NULL);
-    gst_object_unref (alloc);
-    if (!out)
-      return NULL;
-    gst_buffer_resize (out, 0, size);
-    {
-      GstMapInfo map;
-      if (gst_buffer_map (out, &map, GST_MAP_WRITE)) {
-        gst_buffer_extract (buf, 0, map.data, size);
-        gst_buffer_unmap (out, &map);
-      }
-    }
-    /* same bytes, same layout: the metas still apply */
-    gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_METADATA, 0, -1);
-    return out;
-  }
-}
-
-static guint64
-vmi_sink_abs_pts (GstVmiSink * self, GstBuffer * buf)
-{
-  GstBaseSink *bsink = GST_BASE_SINK (self);
-  GstClock *clock;
-  guint64 abs = VMI_PROTO_NONE;
-  gint type = -1;
-  GstClockTime rt;
-
-  if (!GST_BUFFER_PTS_IS_VALID (buf))
-    return abs;
-  clock = gst_element_get_clock (GST_ELEMENT (self));
-  if (!clock)
-    return abs;
-  /* only the monotonic system clock is shared with other processes */
-  if (GST_IS_SYSTEM_CLOCK (clock))
-    g_object_get (clock, "clock-type", &type, NULL);
-  if (type == GST_CLOCK_TYPE_MONOTONIC) {
-    rt = gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME,
-        GST_BUFFER_PTS (buf));
-    if (GST_CLOCK_TIME_IS_VALID (rt))
-      abs = rt + gst_element_get_base_time (GST_ELEMENT (self));
-  }
-  gst_object_unref (clock);
-  return abs;
-}
 
 /* wait-for-connection: holds the stream until the first consumer came (only
  * the first: once the stream runs, losing every consumer must not stall
@@ -746,90 +274,32 @@ vmi_sink_wait_first_consumer_locked (GstVmiSink * self)
   return !self->flushing;
 }
 
-/* The FRAME message for @out (all of it in vMI memory), but its seq */
-static void
-vmi_sink_describe_frame (GstVmiSink * self, GstBuffer * out, VmiFrameInfo * fi)
+
+
+/* Upstream did not use our pool: one copy into vMI memory, counted and
+ * warned about once. NULL with @exhausted set when every frame of the copy
+ * pool is still held by consumers. */
+static GstBuffer *
+vmi_sink_copy_to_vmi (GstVmiSink * self, GstBuffer * buf, gboolean * exhausted)
 {
-  GstVideoMeta *vmeta;
-  guint i;
-
-  fi->pts = GST_BUFFER_PTS (out);
-  fi->dts = GST_BUFFER_DTS (out);
-  fi->duration = GST_BUFFER_DURATION (out);
-  fi->abs_pts = vmi_sink_abs_pts (self, out);
-  fi->offset = GST_BUFFER_OFFSET (out);
-  fi->offset_end = GST_BUFFER_OFFSET_END (out);
-  fi->flags = GST_BUFFER_FLAGS (out);
-  fi->n_mems = gst_buffer_n_memory (out);
-  for (i = 0; i < fi->n_mems; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (out, i);
-    fi->mems[i].id = gst_vmi_memory_get_id (mem);
-    fi->mems[i].offset = mem->offset;
-    fi->mems[i].size = mem->size;
+  if (!self->warned_copy) {
+    self->warned_copy = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("Upstream does not render into vMI memory; every frame is copied."),
+        ("upstream ignored the proposed GstVmiBufferPool (or allocator); "
+            "put the producing element directly before vmisink"));
   }
-  vmeta = gst_buffer_get_video_meta (out);
-  if (vmeta && vmeta->n_planes <= VMI_PROTO_MAX_PLANES) {
-    fi->n_planes = vmeta->n_planes;
-    for (i = 0; i < vmeta->n_planes; i++) {
-      fi->plane_offset[i] = vmeta->offset[i];
-      fi->plane_stride[i] = vmeta->stride[i];
-    }
-  }
-}
-
-/* Sends frame @fm (buffer @out) to @c: the caps and memories it does not
- * have yet first. Called with self->lock; 0 or a negative errno. */
-static gint
-vmi_sink_send_frame_locked (GstVmiSink * self, VmiSinkClient * c,
-    GstBuffer * out, const VmiMsg * fm)
-{
-  const VmiFrameInfo *fi = &fm->u.frame;
-  gint err = 0;
-  guint i;
-
-  if (c->caps_gen != self->caps_gen && self->caps_str) {
-    VmiMsg cm = {.type = VMI_MSG_CAPS };
-    cm.u.caps.str = self->caps_str;
-    cm.u.caps.len = strlen (self->caps_str);
-    err = vmi_sink_client_send (self, c, &cm, -1);
-    if (err == 0)
-      c->caps_gen = self->caps_gen;
-  }
-  for (i = 0; err == 0 && i < fi->n_mems; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (out, i);
-    guint64 id = fi->mems[i].id;
-    VmiMsg mm = {.type = VMI_MSG_MEMORY };
-
-    if (vmi_sink_client_has_memory (c, id))
-      continue;
-    while (mem->parent)
-      mem = mem->parent;
-    mm.u.memory.id = id;
-    mm.u.memory.size = mem->maxsize;
-    err = vmi_sink_client_send (self, c, &mm, gst_fd_memory_get_fd (mem));
-    if (err == 0) {
-      vmi_sink_client_add_memory (c, id);
-      if (!g_hash_table_contains (self->memories, &id))
-        g_hash_table_insert (self->memories, g_memdup2 (&id, sizeof (id)),
-            gst_memory_ref (mem));
-    }
-  }
-  if (err == 0)
-    err = vmi_sink_client_send (self, c, fm, -1);
-  return err;
+  return gst_vmi_buffer_copy_to_vmi (&self->copy_pool,
+      self->have_info ? &self->info : NULL, buf, exhausted);
 }
 
 static GstFlowReturn
 gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
 {
   GstVmiSink *self = GST_VMI_SINK (bsink);
-  GstBuffer *out = NULL;
-  VmiMsg fm = {.type = VMI_MSG_FRAME };
-  GList *l, *dropped = NULL, *msgs = NULL;
+  GstBuffer *out;
   gboolean copied = FALSE, exhausted = FALSE;
   guint max_out;
-  guint64 seq;
-  gint64 now;
 
   GST_OBJECT_LOCK (self);
   max_out = self->max_outstanding;
@@ -842,17 +312,19 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
   }
   self->rendered++;
   if (self->clients.clients == NULL) {
-    vmi_sink_forget_unused_locked (self);
+    gst_vmi_sink_forget_unused_locked (self);
     g_mutex_unlock (&self->lock);
     return GST_FLOW_OK;
   }
   g_mutex_unlock (&self->lock);
 
-  if (vmi_buffer_is_shareable (buf)) {
+  if (gst_vmi_buffer_is_shareable (buf, VMI_PROTO_MAX_MEMS)) {
     out = gst_buffer_ref (buf);
   } else {
     out = vmi_sink_copy_to_vmi (self, buf, &exhausted);
     if (exhausted) {
+      GList *l;
+
       /* every copy frame is still held by consumers: this frame is lost
        * for all of them, counted, rather than stalling the stream */
       g_mutex_lock (&self->lock);
@@ -867,46 +339,9 @@ gst_vmi_sink_render (GstBaseSink * bsink, GstBuffer * buf)
       goto copy_failed;
     copied = TRUE;
   }
-  vmi_sink_describe_frame (self, out, &fm.u.frame);
-
-  g_mutex_lock (&self->lock);
-  if (copied)
-    self->copies++;
-  vmi_sink_forget_unused_locked (self);
-  seq = fm.u.frame.seq = self->next_seq++;
-  now = g_get_monotonic_time ();
-  for (l = self->clients.clients; l; l = l->next) {
-    VmiSinkClient *c = l->data;
-    gint err;
-
-    if (c->n_held >= max_out) {
-      c->skipped++;
-      self->skipped++;
-      continue;
-    }
-    err = vmi_sink_send_frame_locked (self, c, out, &fm);
-    if (err == -EAGAIN || err == -ENOBUFS) {
-      /* its socket queue is full: it is not keeping up, skip the frame */
-      c->skipped++;
-      self->skipped++;
-    } else if (err != 0) {
-      dropped = g_list_prepend (dropped, c);
-    } else {
-      vmi_sink_client_hold (c, seq, now, gst_buffer_ref (out));
-      c->sent++;
-      self->sent++;
-    }
-  }
-  /* the clients that got the frame hold their own references */
+  gst_vmi_sink_service_send_frame (self, out, max_out, copied);
+  /* the consumers that got the frame hold their own references */
   gst_buffer_unref (out);
-  for (l = dropped; l; l = l->next)
-    msgs = g_list_prepend (msgs, vmi_sink_drop_client_locked (self, l->data,
-            "send failed"));
-  g_list_free (dropped);
-  g_mutex_unlock (&self->lock);
-  for (l = msgs; l; l = l->next)
-    gst_element_post_message (GST_ELEMENT (self), l->data);
-  g_list_free (msgs);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -930,7 +365,7 @@ gst_vmi_sink_event (GstBaseSink * bsink, GstEvent * event)
 
     g_mutex_lock (&self->lock);
     for (l = self->clients.clients; l; l = l->next)
-      vmi_sink_client_send (self, l->data, &m, -1);
+      gst_vmi_sink_client_send (self, l->data, &m, -1);
     g_mutex_unlock (&self->lock);
   }
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
