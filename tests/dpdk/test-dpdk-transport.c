@@ -275,7 +275,10 @@ GST_START_TEST (test_gaps_in_order_pause)
 
 GST_END_TEST;
 
-/* wakeup() from another thread ends a recv_burst() waiting forever. */
+/* wakeup() from another thread ends a recv_burst() waiting forever. The
+ * 50 ms dwell (not a synchronisation) makes it likely that the receiver is
+ * already asleep when the wake-up comes; one that comes first is kept by
+ * the transport and ends the wait as well, so the test holds either way. */
 static gpointer
 wake_later (gpointer t)
 {

@@ -428,7 +428,7 @@ GST_START_TEST (test_vmisink_copies_foreign_memory)
 
   fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  c = test_client_connect (path, 5000);
+  c = test_client_connect (path);
   fail_unless (c != NULL);
 
   for (i = 0; i < 5; i++) {

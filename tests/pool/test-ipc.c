@@ -770,11 +770,50 @@ GST_START_TEST (test_hostile_producer)
 
 GST_END_TEST;
 
-static gpointer
-set_null_thread (gpointer data)
+/* Sets @pipeline to NULL on another thread; FALSE when that has not
+ * returned within @timeout_s (the stopper is then left behind: a hang is
+ * the failure being reported). */
+typedef struct
 {
-  gst_element_set_state (GST_ELEMENT (data), GST_STATE_NULL);
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  GstElement *pipeline;
+} Stopper;
+
+static gpointer
+stopper_thread (gpointer data)
+{
+  Stopper *st = data;
+
+  gst_element_set_state (st->pipeline, GST_STATE_NULL);
+  g_mutex_lock (&st->lock);
+  st->done = TRUE;
+  g_cond_signal (&st->cond);
+  g_mutex_unlock (&st->lock);
   return NULL;
+}
+
+static gboolean
+stop_within (GstElement * pipeline, guint timeout_s)
+{
+  static Stopper st;            /* outlives a hung stopper thread */
+  gint64 end = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
+  GThread *t;
+  gboolean done;
+
+  g_mutex_init (&st.lock);
+  g_cond_init (&st.cond);
+  st.done = FALSE;
+  st.pipeline = pipeline;
+  t = g_thread_new ("stop", stopper_thread, &st);
+  g_mutex_lock (&st.lock);
+  while (!st.done && g_cond_wait_until (&st.cond, &st.lock, end));
+  done = st.done;
+  g_mutex_unlock (&st.lock);
+  if (done)
+    g_thread_join (t);
+  return done;
 }
 
 /* A producer that sends frames and never reads the releases (hung or
@@ -795,7 +834,6 @@ GST_START_TEST (test_producer_never_reads_releases)
   gint n_buffers = 0;
   gint64 end;
   guint64 seq;
-  GThread *stopper;
   GstMessage *msg;
   struct pollfd pfd = { l, POLLIN, 0 };
   VmiMsg m;
@@ -854,15 +892,7 @@ GST_START_TEST (test_producer_never_reads_releases)
   fail_unless (msg == NULL);
 
   /* and the consumer still stops */
-  stopper = g_thread_new ("stop", set_null_thread, pipeline);
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (gst_element_get_state (pipeline, NULL, NULL, 0) !=
-      GST_STATE_CHANGE_SUCCESS || GST_STATE (pipeline) != GST_STATE_NULL) {
-    fail_unless (g_get_monotonic_time () < end, "vmisrc pipeline hangs in "
-        "stop");
-    g_usleep (10000);
-  }
-  g_thread_join (stopper);
+  fail_unless (stop_within (pipeline, 10), "vmisrc pipeline hangs in stop");
 
   close (c);
   close (l);
@@ -934,7 +964,7 @@ GST_START_TEST (test_hostile_consumer)
 
   fail_unless (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  bad = test_client_connect (path, 5000);
+  bad = test_client_connect (path);
   fail_unless (bad != NULL);
   fail_unless (test_client_next_frame (bad, &f, 5000));
 
@@ -975,7 +1005,7 @@ GST_START_TEST (test_hostile_consumer)
   fail_unless (bus_has (p->pipeline, GST_MESSAGE_ERROR, 0) == FALSE);
 
   /* the producer carries on for the others */
-  good = test_client_connect (path, 5000);
+  good = test_client_connect (path);
   fail_unless (good != NULL);
   for (i = 0; i < 5; i++) {
     fail_unless (test_client_next_frame (good, &f, 5000));
@@ -1002,7 +1032,7 @@ GST_START_TEST (test_hung_consumer_is_cut_off)
 
   fail_unless (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  hung = test_client_connect (path, 5000);
+  hung = test_client_connect (path);
   fail_unless (test_client_next_frame (hung, &f, 5000));
   /* ... and never releases anything */
   fail_unless (bus_has (p->pipeline, GST_MESSAGE_WARNING, 5 * GST_SECOND));
@@ -1033,9 +1063,9 @@ GST_START_TEST (test_max_clients)
 
   fail_unless (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  a = test_client_connect (path, 5000);
+  a = test_client_connect (path);
   fail_unless (test_client_next_frame (a, &f, 5000));
-  b = test_client_connect (path, 5000);
+  b = test_client_connect (path);
   fail_unless (b != NULL);
   fail_unless (client_is_closed (b, 5000));
   fail_unless_equals_uint64 (producer_stat (p, "clients"), 1);
