@@ -78,28 +78,15 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SRC_FORMATS)));
 
 #define gst_vmi_10to8_parent_class parent_class
-G_DEFINE_TYPE (GstVmi10to8, gst_vmi_10to8, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE_WITH_CODE (GstVmi10to8, gst_vmi_10to8, GST_TYPE_VIDEO_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_vmi_10to8_debug, "vmi10to8", 0,
+        "10-bit to 8-bit video converter"));
 GST_ELEMENT_REGISTER_DEFINE (vmi10to8, "vmi10to8", GST_RANK_NONE,
     GST_TYPE_VMI_10TO8);
 
-GType
-gst_vmi_10to8_rounding_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_VMI_10TO8_ROUNDING_TRUNCATE,
-        "Drop the two least significant bits", "truncate"},
-    {GST_VMI_10TO8_ROUNDING_NEAREST,
-        "Round half up, (v + 2) >> 2, saturated at 255", "nearest"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstVmi10to8Rounding", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+G_DEFINE_ENUM_TYPE (GstVmi10to8Rounding, gst_vmi_10to8_rounding,
+    G_DEFINE_ENUM_VALUE (GST_VMI_10TO8_ROUNDING_TRUNCATE, "truncate"),
+    G_DEFINE_ENUM_VALUE (GST_VMI_10TO8_ROUNDING_NEAREST, "nearest"));
 
 /* ---- restoring a pool's video meta after an in-place conversion -------- */
 
@@ -625,9 +612,6 @@ gst_vmi_10to8_class_init (GstVmi10to8Class * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
 
-  GST_DEBUG_CATEGORY_INIT (gst_vmi_10to8_debug, "vmi10to8", 0,
-      "10-bit to 8-bit video converter");
-
   gobject_class->set_property = gst_vmi_10to8_set_property;
   gobject_class->get_property = gst_vmi_10to8_get_property;
 
@@ -641,7 +625,9 @@ gst_vmi_10to8_class_init (GstVmi10to8Class * klass)
    */
   g_object_class_install_property (gobject_class, PROP_ROUNDING,
       g_param_spec_enum ("rounding", "Rounding",
-          "How 10-bit samples become 8-bit ones",
+          "How 10-bit samples become 8-bit ones: truncate (drop the two "
+          "least significant bits) or nearest (round half up, (v + 2) >> 2, "
+          "saturated at 255)",
           GST_TYPE_VMI_10TO8_ROUNDING, DEFAULT_PROP_ROUNDING,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));

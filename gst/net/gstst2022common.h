@@ -170,6 +170,14 @@ VmiTransport *gst_st2022_transport_open (GstElement * element,
     GstSt2022Transport kind, const VmiTransportConfig * config,
     guint required_caps, const gchar * required_by);
 
+/* Replaces @cfg's strings by copies of their own, made while the element's
+ * object lock is held: a set_property from another thread cannot then free
+ * one while the transport opens. g_auto(VmiTransportConfig) frees them. */
+void gst_st2022_transport_config_own_strings (VmiTransportConfig * cfg);
+void gst_st2022_transport_config_clear (VmiTransportConfig * cfg);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (VmiTransportConfig,
+    gst_st2022_transport_config_clear);
+
 /* "socket", "packet", "dpdk" */
 const gchar *gst_st2022_transport_nick (GstSt2022Transport kind);
 

@@ -85,9 +85,15 @@ gst_st2022_sdp_install_properties (GObjectClass * klass, guint first_id,
             G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
             GST_PARAM_MUTABLE_READY));
   }
-  if (st2022sdp_debug == NULL)
-    GST_DEBUG_CATEGORY_INIT (st2022sdp_debug, "st2022sdp", 0,
-        "ST 2022-6 SDP");
+  {
+    static gsize done = 0;
+
+    if (g_once_init_enter (&done)) {
+      GST_DEBUG_CATEGORY_INIT (st2022sdp_debug, "st2022sdp", 0,
+          "ST 2022-6 SDP");
+      g_once_init_leave (&done, 1);
+    }
+  }
 }
 
 void

@@ -741,7 +741,8 @@ static gboolean
 gst_st2022_sink_start (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
-  VmiTransportConfig cfg = { 0 }, rcfg = { 0 };
+  g_auto (VmiTransportConfig) cfg = { 0 };
+  g_auto (VmiTransportConfig) rcfg = { 0 };
   VmiTxEngineConfig ecfg;
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
@@ -778,6 +779,8 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   rcfg.address = self->reference_address;
   rcfg.port = self->reference_port;
   rcfg.multicast_iface = self->multicast_iface;
+  gst_st2022_transport_config_own_strings (&cfg);
+  gst_st2022_transport_config_own_strings (&rcfg);
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
@@ -804,7 +807,6 @@ gst_st2022_sink_start (GstBaseSink * bsink)
     }
   }
 
-  /* the strings stay valid: properties are MUTABLE_READY */
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
       pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0, pa ? (pacing ==
           GST_ST2022_PACING_PA_FREE_RUNNING ? "pacing=pa-free-running" :

@@ -1162,7 +1162,7 @@ static gboolean
 gst_st2022_src_start (GstBaseSrc * bsrc)
 {
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
-  VmiTransportConfig cfg = { 0 };
+  g_auto (VmiTransportConfig) cfg = { 0 };
   GstSt2022Transport transport;
   guint pt, ssrc, confirm;
 
@@ -1180,6 +1180,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   cfg.iface = self->common.iface;
   cfg.dpdk_eal_args = self->common.dpdk_eal_args;
   cfg.dpdk_port = self->common.dpdk_port;
+  gst_st2022_transport_config_own_strings (&cfg);
   pt = self->payload_type;
   ssrc = self->ssrc;
   confirm = self->lock_datagrams;
@@ -1192,7 +1193,6 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->signal_lost_count = self->signal_restored_count = 0;
   GST_OBJECT_UNLOCK (self);
 
-  /* the strings stay valid: properties are MUTABLE_READY */
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
       0, NULL);
   if (self->t == NULL)
