@@ -249,7 +249,9 @@ gst_st2022_stats_to_structure (const GstSt2022Stats * s, gboolean is_sink)
         "underruns", G_TYPE_UINT64, s->underruns,
         "frames-repeated", G_TYPE_UINT64, s->frames_repeated,
         "gap-frames", G_TYPE_UINT64, s->gap_frames,
-        "gap-bytes", G_TYPE_UINT64, s->gap_bytes, NULL);
+        "gap-bytes", G_TYPE_UINT64, s->gap_bytes,
+        "zerocopy-done", G_TYPE_UINT64, s->zerocopy_done,
+        "zerocopy-copied", G_TYPE_UINT64, s->zerocopy_copied, NULL);
   st = gst_structure_new (GST_ST2022_STATS_NAME,
       "packets", G_TYPE_UINT64, s->packets,
       "packets-lost", G_TYPE_UINT64, s->packets_lost,
@@ -305,6 +307,7 @@ not_built:
   }
 lacks_caps:
   {
+    guint missing = required_caps & ~klass->caps;
     GString *with = g_string_new (NULL);
     guint i;
 
@@ -315,10 +318,13 @@ lacks_caps:
             "", c->name);
     }
     GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
-        ("%s needs a transport that sends raw Ethernet frames back to back "
-            "(gap frames); transport=%s cannot: use %s", required_by, name,
-            with->len ? with->str : "a build with the packet or dpdk "
-            "transport"), (NULL));
+        ("%s needs a transport that %s; transport=%s cannot: use %s",
+            required_by, (missing & VMI_TRANSPORT_CAP_GAP_FRAMES) ?
+            "sends raw Ethernet frames back to back (gap frames)" :
+            "lets the network device read the frames in place (zero-copy "
+            "send)", name, with->len ? with->str :
+            "another combination of settings (no transport in this build "
+            "has all of them)"), (NULL));
     g_string_free (with, TRUE);
     return NULL;
   }

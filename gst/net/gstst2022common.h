@@ -154,6 +154,10 @@ typedef struct
   guint64 frames_repeated;
   guint64 gap_frames;
   guint64 gap_bytes;
+  /* sink, zerocopy=true: sends the kernel reported done, and those it
+   * copied after all */
+  guint64 zerocopy_done;
+  guint64 zerocopy_copied;
 } GstSt2022Stats;
 
 #define GST_ST2022_STATS_NAME "st2022-stats"

@@ -8,7 +8,8 @@
  */
 
 /* The `socket` transport: kernel UDP with sendmmsg()/recvmmsg() bursts,
- * IPv4 and IPv6, unicast and (source-specific) multicast. */
+ * IPv4 and IPv6, unicast and (source-specific) multicast; optionally
+ * MSG_ZEROCOPY sends (config->zerocopy). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -28,6 +29,7 @@
 #include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <netinet/udp.h>
+#include <linux/errqueue.h>
 #include <glib-unix.h>
 
 #ifndef UDP_SEGMENT
@@ -49,6 +51,34 @@
 #define VMI_SOCKET_GSO_SEGS 46
 #define VMI_SOCKET_MAX_IOV 8
 
+#ifndef SO_ZEROCOPY
+#define SO_ZEROCOPY 60
+#endif
+#ifndef MSG_ZEROCOPY
+#define MSG_ZEROCOPY 0x4000000
+#endif
+/* MSG_ZEROCOPY: messages in flight (about five 1080-line frames of 46-datagram
+ * GSO messages), messages per sendmmsg(), and the bytes a message may hold
+ * outside its frames' memory (the datagram headers, a zero-padded tail),
+ * copied into its ring entry because the kernel reads them after
+ * sendmmsg() has returned */
+#define VMI_SOCKET_ZC_RING 512
+#define VMI_SOCKET_ZC_BURST 64
+#define VMI_SOCKET_ZC_ARENA 4096
+/* datagrams per zerocopy GSO message to start with: a 24-byte header and
+ * a 1376-byte payload are about 2.3 page fragments a datagram */
+#define VMI_SOCKET_ZC_SEGS 7
+/* how long a full ring waits for completions before it fails */
+#define VMI_SOCKET_ZC_STALL_MS 5000
+
+typedef struct
+{
+  gboolean busy;                /* sent, completion not back yet */
+  guint n_frames;
+  VmiTxFrame *frames[2];        /* one reference each */
+  guint8 arena[VMI_SOCKET_ZC_ARENA];
+} VmiSocketZc;
+
 typedef struct
 {
   VmiTransport parent;
@@ -64,6 +94,18 @@ typedef struct
   gint buffer_size;
   gchar *warning;               /* advice for the user, or NULL */
   gboolean gso;                 /* UDP_SEGMENT accepted so far */
+  /* MSG_ZEROCOPY: the kernel numbers a socket's zerocopy sends 0, 1, ...
+   * and reports ranges of them done on the error queue; send i lives in
+   * zc_ring[i % VMI_SOCKET_ZC_RING] until then */
+  gboolean zc;
+  guint32 zc_next;              /* id of the next send */
+  guint32 zc_tail;              /* oldest id not yet done */
+  /* datagrams per zerocopy GSO message: each header and payload piece is
+   * a page fragment of its own, and an skb holds MAX_SKB_FRAGS (17 on most
+   * kernels) of them; halved whenever the kernel says EMSGSIZE */
+  guint zc_segs;
+  VmiSocketZc *zc_ring;
+  guint64 zc_done, zc_copied;
 
   struct mmsghdr msgs[VMI_SOCKET_MAX_BURST];
   /* GSO sends: the iovecs of up to GSO_SEGS datagrams per message */
@@ -209,6 +251,13 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     s->peer_len = addr_len;
     s->buffer_size = set_buffer (s->fd, FALSE, cfg->buffer_size);
     s->warning = buffer_advice (FALSE, cfg->buffer_size, s->buffer_size);
+    if (cfg->zerocopy) {
+      if (setsockopt (s->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof (one)) < 0)
+        goto zerocopy_failed;
+      s->zc = TRUE;
+      s->zc_segs = VMI_SOCKET_ZC_SEGS;
+      s->zc_ring = g_new0 (VmiSocketZc, VMI_SOCKET_ZC_RING);
+    }
     if (cfg->bind_address && *cfg->bind_address) {
       struct sockaddr_storage local;
       socklen_t local_len;
@@ -318,6 +367,14 @@ bind_failed:
         g_strerror (errno));
     goto error;
   }
+zerocopy_failed:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+        "MSG_ZEROCOPY is not available on this kernel (SO_ZEROCOPY: %s): "
+        "it needs Linux 5.0 or later for UDP; set zerocopy=false",
+        g_strerror (errno));
+    goto error;
+  }
 bind_local_failed:
   {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
@@ -342,10 +399,183 @@ error:
   }
 }
 
+/* ---- MSG_ZEROCOPY ------------------------------------------------------ */
+
+static guint32
+zc_in_flight (VmiTransportSocket * s)
+{
+  return s->zc_next - s->zc_tail;
+}
+
+/* Send @id is done: its frames may be rewritten. */
+static void
+zc_complete (VmiTransportSocket * s, guint32 id)
+{
+  VmiSocketZc *e = &s->zc_ring[id % VMI_SOCKET_ZC_RING];
+  guint i;
+
+  if (!e->busy || (guint32) (id - s->zc_tail) >= zc_in_flight (s))
+    return;
+  e->busy = FALSE;
+  for (i = 0; i < e->n_frames; i++)
+    vmi_tx_frame_unref (e->frames[i]);
+  e->n_frames = 0;
+  s->zc_done++;
+}
+
+/* Reads every completion queued on the socket's error queue. */
+static void
+zc_drain (VmiTransportSocket * s)
+{
+  for (;;) {
+    union
+    {
+      char buf[CMSG_SPACE (sizeof (struct sock_extended_err) +
+              sizeof (struct sockaddr_in6))];
+      struct cmsghdr align;
+    } ctl;
+    struct msghdr m = { 0 };
+    struct cmsghdr *c;
+
+    m.msg_control = ctl.buf;
+    m.msg_controllen = sizeof (ctl.buf);
+    if (recvmsg (s->fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+      break;
+    for (c = CMSG_FIRSTHDR (&m); c; c = CMSG_NXTHDR (&m, c)) {
+      struct sock_extended_err ee;
+      guint32 id;
+
+      if (!((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+              (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)))
+        continue;
+      memcpy (&ee, CMSG_DATA (c), sizeof (ee));
+      if (ee.ee_origin != SO_EE_ORIGIN_ZEROCOPY || ee.ee_errno != 0)
+        continue;
+      /* [ee_info, ee_data], inclusive, 32-bit wrapping */
+      if (ee.ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+        s->zc_copied += (guint32) (ee.ee_data - ee.ee_info) + 1;
+      id = ee.ee_info;
+      do
+        zc_complete (s, id);
+      while (id++ != ee.ee_data);
+    }
+  }
+  while (zc_in_flight (s) > 0
+      && !s->zc_ring[s->zc_tail % VMI_SOCKET_ZC_RING].busy)
+    s->zc_tail++;
+}
+
+/* Waits up to @timeout_ms for completions and reads them. */
+static void
+zc_wait (VmiTransportSocket * s, int timeout_ms)
+{
+  struct pollfd pfd = { s->fd, 0, 0 };
+
+  /* POLLERR is always reported: the error queue is not empty */
+  if (poll (&pfd, 1, timeout_ms) > 0)
+    zc_drain (s);
+}
+
+/* Room for @n more sends; FALSE when completions stopped coming back. */
+static gboolean
+zc_reserve (VmiTransportSocket * s, guint n)
+{
+  gint64 end = g_get_monotonic_time () + VMI_SOCKET_ZC_STALL_MS * 1000;
+
+  zc_drain (s);
+  while (zc_in_flight (s) + n > VMI_SOCKET_ZC_RING) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    zc_wait (s, 100);
+  }
+  return TRUE;
+}
+
+/* Bytes of @d outside its frame's memory (copied into the ring entry) */
+static gsize
+zc_outside (const VmiTxDatagram * d)
+{
+  gsize n = 0;
+  guint k;
+
+  for (k = 0; k < d->n_iov; k++)
+    if (!vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
+            d->iov[k].iov_len))
+      n += d->iov[k].iov_len;
+  return n;
+}
+
+/* Whether @d can go out with MSG_ZEROCOPY: its payload memory outlives
+ * the call, and what is not in it fits in one entry */
+static gboolean
+zc_able (const VmiTxDatagram * d)
+{
+  return d->frame != NULL && zc_outside (d) <= VMI_SOCKET_ZC_ARENA;
+}
+
+/* Puts @d's iovecs at @out for a zerocopy send of entry @e (@used bytes of
+ * its arena taken): pieces in the frame in place, the others copied.
+ * FALSE (nothing done) when @d does not fit in @e any more. */
+static gboolean
+zc_stage (VmiSocketZc * e, gsize * used, const VmiTxDatagram * d,
+    struct iovec *out)
+{
+  gsize need = zc_outside (d);
+  guint k;
+
+  if (*used + need > VMI_SOCKET_ZC_ARENA)
+    return FALSE;
+  if (e->n_frames == 0 || e->frames[e->n_frames - 1] != d->frame) {
+    if (e->n_frames == G_N_ELEMENTS (e->frames))
+      return FALSE;
+    e->frames[e->n_frames++] = d->frame;
+  }
+  for (k = 0; k < d->n_iov; k++) {
+    out[k] = d->iov[k];
+    if (!vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
+            d->iov[k].iov_len)) {
+      memcpy (e->arena + *used, d->iov[k].iov_base, d->iov[k].iov_len);
+      out[k].iov_base = e->arena + *used;
+      *used += d->iov[k].iov_len;
+    }
+  }
+  return TRUE;
+}
+
+/* GSO went away (the route cannot segment): zerocopy single datagrams
+ * would cost more than the copy they save, so plain sends from now on; the
+ * sends in flight are still released as their completions come. */
+static void
+zc_off (VmiTransportSocket * s)
+{
+  s->zc = FALSE;
+}
+
+/* Close: what the kernel still reads is waited for (bounded); whatever it
+ * never reported is released all the same, the socket being gone. */
+static void
+zc_close (VmiTransportSocket * s)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  zc_drain (s);
+  while (zc_in_flight (s) > 0 && g_get_monotonic_time () < end)
+    zc_wait (s, 50);
+  while (zc_in_flight (s) > 0) {
+    zc_complete (s, s->zc_tail);
+    s->zc_tail++;
+  }
+  g_free (s->zc_ring);
+  s->zc_ring = NULL;
+}
+
 static void
 vmi_transport_socket_close (VmiTransport * t)
 {
   VmiTransportSocket *s = (VmiTransportSocket *) t;
+
+  if (s->zc_ring)
+    zc_close (s);
 
   if (s->joined) {
     int level = s->join.gsr_group.ss_family == AF_INET ? IPPROTO_IP :
@@ -369,21 +599,30 @@ vmi_transport_socket_close (VmiTransport * t)
 /* Datagrams of equal size go out as UDP GSO messages: the kernel cuts a
  * message into gso_size datagrams, so the gather list of 32 datagrams
  * (header, payload, header, payload, ...) becomes 32 datagrams on the wire
- * with one pass through the stack. Returns the number of datagrams sent, or
- * -1 with errno set. */
+ * with one pass through the stack. With @zc every message is a
+ * MSG_ZEROCOPY send holding its frames until its completion (the caller
+ * made room for VMI_SOCKET_ZC_BURST of them; every datagram is zc_able()).
+ * Returns the number of datagrams sent, or -1 with errno set. */
 static gint
-send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n)
+send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n,
+    gboolean zc)
 {
   guint i = 0, m = 0, k, sent = 0;
+  guint max_msgs = zc ? VMI_SOCKET_ZC_BURST : VMI_SOCKET_MAX_BURST;
+  guint max_segs = zc ? s->zc_segs : VMI_SOCKET_GSO_SEGS;
   int rc;
 
-  while (i < n && m < VMI_SOCKET_MAX_BURST) {
+  while (i < n && m < max_msgs) {
     struct msghdr *h = &s->msgs[m].msg_hdr;
+    VmiSocketZc *e = zc ? &s->zc_ring[(s->zc_next + m) % VMI_SOCKET_ZC_RING]
+        : NULL;
     struct cmsghdr *cm;
     guint iov = 0, segs = 0;
-    gsize seg = 0;
+    gsize seg = 0, used = 0;
 
-    while (i < n && segs < VMI_SOCKET_GSO_SEGS) {
+    if (e)
+      e->n_frames = 0;
+    while (i < n && segs < max_segs) {
       gsize len = 0;
 
       if (d[i].n_iov > 2)
@@ -394,8 +633,14 @@ send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n)
         seg = len;
       else if (len > seg)
         break;
-      for (k = 0; k < d[i].n_iov; k++)
-        s->gso_iov[m][iov++] = d[i].iov[k];
+      if (e) {
+        if (!zc_stage (e, &used, &d[i], &s->gso_iov[m][iov]))
+          break;
+        iov += d[i].n_iov;
+      } else {
+        for (k = 0; k < d[i].n_iov; k++)
+          s->gso_iov[m][iov++] = d[i].iov[k];
+      }
       segs++;
       i++;
       /* only the last segment of a message may be shorter */
@@ -429,11 +674,22 @@ send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n)
     guint per_msg[VMI_SOCKET_MAX_BURST];
     for (k = 0; k < m; k++)
       per_msg[k] = s->msgs[k].msg_len;
-    rc = sendmmsg (s->fd, s->msgs, m, 0);
+    rc = sendmmsg (s->fd, s->msgs, m, zc ? MSG_ZEROCOPY : 0);
     if (rc < 0)
       return -1;
-    for (k = 0; k < (guint) rc; k++)
+    for (k = 0; k < (guint) rc; k++) {
       sent += per_msg[k];
+      if (zc) {
+        /* the kernel numbered this send: it is ours until it reports it */
+        VmiSocketZc *z = &s->zc_ring[s->zc_next % VMI_SOCKET_ZC_RING];
+        guint f;
+
+        for (f = 0; f < z->n_frames; f++)
+          vmi_tx_frame_ref (z->frames[f]);
+        z->busy = TRUE;
+        s->zc_next++;
+      }
+    }
   }
   return sent;
 }
@@ -445,15 +701,36 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
   VmiTransportSocket *s = (VmiTransportSocket *) t;
   guint done = 0;
 
+  if (s->zc_ring && zc_in_flight (s) > 0)
+    zc_drain (s);
   while (done < n) {
     guint i, chunk = MIN (n - done, VMI_SOCKET_MAX_BURST);
     int rc;
 
     if (s->gso) {
-      rc = send_gso (s, &d[done], n - done);
+      gboolean zc = s->zc && zc_able (&d[done]);
+      guint run = 1;
+
+      if (s->zc) {
+        /* a run of datagrams that all can, or all cannot, go zerocopy */
+        while (done + run < n && run < VMI_SOCKET_GSO_SEGS * VMI_SOCKET_ZC_BURST
+            && zc_able (&d[done + run]) == zc)
+          run++;
+        if (zc && !zc_reserve (s, VMI_SOCKET_ZC_BURST))
+          goto zerocopy_stalled;
+      } else {
+        run = n - done;
+      }
+      rc = send_gso (s, &d[done], run, zc);
+      if (rc < 0 && zc && errno == EMSGSIZE && s->zc_segs > 1) {
+        /* more page fragments than an skb holds: fewer per message */
+        s->zc_segs /= 2;
+        continue;
+      }
       if (rc == -2) {
         /* a gather list longer than header + payload: not for GSO */
         s->gso = FALSE;
+        zc_off (s);
         continue;
       }
       /* EMSGSIZE: the route's device cannot segment a super-datagram
@@ -463,6 +740,7 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
               || errno == EOPNOTSUPP || errno == ENOPROTOOPT)) {
         /* no GSO on this kernel or route: plain datagrams from now on */
         s->gso = FALSE;
+        zc_off (s);
         continue;
       }
     } else {
@@ -479,6 +757,12 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
       rc = sendmmsg (s->fd, s->msgs, chunk, 0);
     }
     if (rc < 0) {
+      if (errno == ENOBUFS && s->zc_ring && zc_in_flight (s) > 0) {
+        /* pinned pages over the socket's (or RLIMIT_MEMLOCK's) budget:
+         * what the NIC has finished frees some */
+        zc_wait (s, 10);
+        continue;
+      }
       if (errno == EINTR || errno == EAGAIN || errno == ENOBUFS)
         continue;
       /* a receiver that went away (ICMP) must not stop a sender */
@@ -497,6 +781,16 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
     done += rc;
   }
   return done;
+
+  /* ERRORS */
+zerocopy_stalled:
+  {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+        "MSG_ZEROCOPY: no send completed for %d ms (%u in flight); the "
+        "device is not transmitting: check the link, or set zerocopy=false",
+        VMI_SOCKET_ZC_STALL_MS, zc_in_flight (s));
+    return -1;
+  }
 }
 
 /* Hands out datagrams of the messages already received. */
@@ -656,13 +950,18 @@ vmi_transport_socket_get_local_port (VmiTransport * t)
 static void
 vmi_transport_socket_get_stats (VmiTransport * t, VmiTransportStats * stats)
 {
-  stats->rx_dropped = ((VmiTransportSocket *) t)->rx_dropped;
+  VmiTransportSocket *s = (VmiTransportSocket *) t;
+
+  stats->rx_dropped = s->rx_dropped;
+  stats->tx_zerocopy_done = s->zc_done;
+  stats->tx_zerocopy_copied = s->zc_copied;
 }
 
 const VmiTransportClass vmi_transport_socket_class = {
   .name = "socket",
   .kind = VMI_TRANSPORT_KIND_SOCKET,
-  .caps = 0,
+  /* only when opened with zerocopy (MSG_ZEROCOPY) */
+  .caps = VMI_TRANSPORT_CAP_ZEROCOPY_TX,
   .open = vmi_transport_socket_open,
   .close = vmi_transport_socket_close,
   .send_burst = vmi_transport_socket_send_burst,

@@ -113,6 +113,9 @@ typedef struct
   /* SEND: source UDP port; 0 = the transport picks (sockets: ephemeral,
    * raw: the destination port) */
   guint16 source_port;
+  /* SEND, transports with VMI_TRANSPORT_CAP_ZEROCOPY_TX: let the NIC read
+   * payloads in place (sockets: MSG_ZEROCOPY) */
+  gboolean zerocopy;
 } VmiTransportConfig;
 
 /* TX ownership contract (zero-copy TX).
@@ -210,6 +213,11 @@ typedef struct
    * while a burst was pending (a Pacing-Assistant's underrun) */
   guint64 tx_gap_frames;
   guint64 tx_gap_bytes;
+  /* TX with zerocopy: sends whose completion came back, and those of them
+   * the kernel copied after all (loopback, veth, a device without
+   * scatter-gather) */
+  guint64 tx_zerocopy_done;
+  guint64 tx_zerocopy_copied;
 } VmiTransportStats;
 
 typedef struct _VmiTransport VmiTransport;

@@ -723,6 +723,11 @@ GST_START_TEST (test_transport_errors)
       "pacing=pa-controlled needs a transport that sends raw Ethernet "
       "frames back to back (gap frames); transport=socket cannot",
       GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
+  expect_start_error ("videotestsrc ! st2022sink transport=packet iface=lo "
+      "zerocopy=true", "zerocopy=true needs a transport that lets the "
+      "network device read the frames in place (zero-copy send); "
+      "transport=packet cannot: use transport=socket",
+      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
   expect_start_error ("st2022src address=239.1.2.3 multicast-iface=nosuch0 "
       "! fakesink", "no network interface named 'nosuch0'",
       GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
