@@ -65,15 +65,21 @@
 #define VMI_SOCKET_ZC_RING 512
 #define VMI_SOCKET_ZC_BURST 64
 #define VMI_SOCKET_ZC_ARENA 4096
-/* datagrams per zerocopy GSO message to start with: a 24-byte header and
- * a 1376-byte payload are about 2.3 page fragments a datagram */
-#define VMI_SOCKET_ZC_SEGS 7
+/* A zerocopy send pins every piece of its gather list as page fragments
+ * of one skb, at most MAX_SKB_FRAGS of them (17 unless the kernel was
+ * built with more): a message takes datagrams while their pieces' pages
+ * fit (a 24-byte header and a 1376-byte payload: 2 or 3 fragments, so 6
+ * to 8 datagrams). VMI_SOCKET_ZC_SEGS bounds the datagrams per message
+ * as well; it is halved if the kernel answers EMSGSIZE all the same. */
+#define VMI_SOCKET_ZC_FRAGS 17
+#define VMI_SOCKET_ZC_SEGS 16
 /* how long a full ring waits for completions before it fails */
 #define VMI_SOCKET_ZC_STALL_MS 5000
 
 typedef struct
 {
   gboolean busy;                /* sent, completion not back yet */
+  guint n_frags;                /* page fragments of the message so far */
   guint n_frames;
   VmiTxFrame *frames[2];        /* one reference each */
   guint8 arena[VMI_SOCKET_ZC_ARENA];
@@ -100,9 +106,8 @@ typedef struct
   gboolean zc;
   guint32 zc_next;              /* id of the next send */
   guint32 zc_tail;              /* oldest id not yet done */
-  /* datagrams per zerocopy GSO message: each header and payload piece is
-   * a page fragment of its own, and an skb holds MAX_SKB_FRAGS (17 on most
-   * kernels) of them; halved whenever the kernel says EMSGSIZE */
+  /* datagrams per zerocopy GSO message at most (VMI_SOCKET_ZC_SEGS,
+   * halved whenever the kernel says EMSGSIZE) */
   guint zc_segs;
   VmiSocketZc *zc_ring;
   guint64 zc_done, zc_copied;
@@ -491,6 +496,15 @@ zc_reserve (VmiTransportSocket * s, guint n)
   return TRUE;
 }
 
+/* Pages [p, p + len) spans: the page fragments it becomes */
+static guint
+zc_pages (const void *p, gsize len)
+{
+  guintptr a = (guintptr) p;
+
+  return len == 0 ? 0 : (guint) ((a + len - 1) / 4096 - a / 4096 + 1);
+}
+
 /* Bytes of @d outside its frame's memory (copied into the ring entry) */
 static gsize
 zc_outside (const VmiTxDatagram * d)
@@ -510,26 +524,45 @@ zc_outside (const VmiTxDatagram * d)
 static gboolean
 zc_able (const VmiTxDatagram * d)
 {
-  return d->frame != NULL && zc_outside (d) <= VMI_SOCKET_ZC_ARENA;
+  guint k, frags = 0;
+
+  for (k = 0; k < d->n_iov; k++)
+    frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len) + 1;
+  /* alone in an entry it fits: a copied piece may span one page more */
+  return d->frame != NULL && zc_outside (d) <= VMI_SOCKET_ZC_ARENA
+      && frags <= VMI_SOCKET_ZC_FRAGS;
 }
 
 /* Puts @d's iovecs at @out for a zerocopy send of entry @e (@used bytes of
  * its arena taken): pieces in the frame in place, the others copied.
- * FALSE (nothing done) when @d does not fit in @e any more. */
+ * FALSE (nothing done) when @d does not fit in @e any more (arena, page
+ * fragments, frames). */
 static gboolean
 zc_stage (VmiSocketZc * e, gsize * used, const VmiTxDatagram * d,
     struct iovec *out)
 {
-  gsize need = zc_outside (d);
-  guint k;
+  gsize need = zc_outside (d), at = *used;
+  guint k, frags = 0;
 
   if (*used + need > VMI_SOCKET_ZC_ARENA)
+    return FALSE;
+  for (k = 0; k < d->n_iov; k++) {
+    if (vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
+            d->iov[k].iov_len)) {
+      frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len);
+    } else {
+      frags += zc_pages (e->arena + at, d->iov[k].iov_len);
+      at += d->iov[k].iov_len;
+    }
+  }
+  if (e->n_frags + frags > VMI_SOCKET_ZC_FRAGS)
     return FALSE;
   if (e->n_frames == 0 || e->frames[e->n_frames - 1] != d->frame) {
     if (e->n_frames == G_N_ELEMENTS (e->frames))
       return FALSE;
     e->frames[e->n_frames++] = d->frame;
   }
+  e->n_frags += frags;
   for (k = 0; k < d->n_iov; k++) {
     out[k] = d->iov[k];
     if (!vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
@@ -621,7 +654,7 @@ send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n,
     gsize seg = 0, used = 0;
 
     if (e)
-      e->n_frames = 0;
+      e->n_frames = e->n_frags = 0;
     while (i < n && segs < max_segs) {
       gsize len = 0;
 

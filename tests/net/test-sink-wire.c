@@ -313,8 +313,8 @@ GST_END_TEST;
 
 /* MSG_ZEROCOPY: the same bits on the wire. Over loopback the kernel copies
  * each send when it delivers it, and says so in the completion: every send
- * reported done by EOS was copied. A send is 1 to 7 datagrams (fewer when
- * the kernel refused 7 page fragments' worth, see the socket transport). */
+ * reported done by EOS was copied. A send is 1 to 16 datagrams (as many as
+ * fit in 17 page fragments, see the socket transport). */
 GST_START_TEST (test_wire_1080i5994_zerocopy)
 {
   const RefFormat *f = &ref_1080i5994;
