@@ -115,6 +115,20 @@ sender_frame (Sender * s, GArray * out)
   return first;
 }
 
+/* appends @n frames; returns the index of frame 2's datagram 0 in @out */
+static guint
+sender_frames (Sender * s, GArray * out, guint n)
+{
+  guint k, f2 = 0;
+
+  for (k = 0; k < n; k++) {
+    guint first = sender_frame (s, out);
+    if (k == 2)
+      f2 = first;
+  }
+  return f2;
+}
+
 static gboolean
 rx_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
     St2022Target * t)
@@ -248,11 +262,7 @@ GST_START_TEST (test_burst_loss_at_frame_boundary)
   guint k, f2 = 0;
 
   sender_init (&s, "720p59.94", 7, 65000, 250);  /* seq and FRCount wrap */
-  for (k = 0; k < 5; k++) {
-    guint first = sender_frame (&s, w);
-    if (k == 2)
-      f2 = first;
-  }
+  f2 = sender_frames (&s, w, 5);
   drop (w, f2 - 10, 20);
   receive (&r, w, &st);
 
@@ -281,14 +291,10 @@ GST_START_TEST (test_burst_loss_whole_frame)
   St2022DepacketizerStats st;
   Receiver r;
   Sender s;
-  guint k, f2 = 0;
+  guint f2;
 
   sender_init (&s, "720p59.94", 7, 100, 0);
-  for (k = 0; k < 5; k++) {
-    guint first = sender_frame (&s, w);
-    if (k == 2)
-      f2 = first;
-  }
+  f2 = sender_frames (&s, w, 5);
   drop (w, f2 - 5, 5 + N + 7);
   receive (&r, w, &st);
 
@@ -318,11 +324,7 @@ GST_START_TEST (test_reorder_across_frame_boundary)
   guint k, f2 = 0;
 
   sender_init (&s, "720p59.94", 7, 100, 0);
-  for (k = 0; k < 4; k++) {
-    guint first = sender_frame (&s, w);
-    if (k == 2)
-      f2 = first;
-  }
+  f2 = sender_frames (&s, w, 4);
   /* wire: ... N-6, N-4, N-3, N-2, [2:0], [1:N-1], [2:1..3], [1:N-5], ... */
   move (w, f2 - 1, f2 + 1);     /* marker after frame 2's datagram 0 */
   move (w, f2 - 5, f2 + 4);     /* N-5 after frame 2's datagram 3 */
@@ -351,14 +353,10 @@ GST_START_TEST (test_reorder_beyond_window)
   St2022DepacketizerStats st;
   Receiver r;
   Sender s;
-  guint k, f2 = 0;
+  guint f2;
 
   sender_init (&s, "720p59.94", 7, 100, 0);
-  for (k = 0; k < 4; k++) {
-    guint first = sender_frame (&s, w);
-    if (k == 2)
-      f2 = first;
-  }
+  f2 = sender_frames (&s, w, 4);
   move (w, f2 - 5, f2 + 41);
   receive (&r, w, &st);
 
