@@ -344,7 +344,14 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
   bus = gst_element_get_bus (tx);
   msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "sender did not finish");
+  if (msg == NULL) {
+    GstStructure *st = get_stats (tx, "sink");
+
+    g_mutex_lock (&t->lock);
+    fail ("sender did not finish in 60 s: %u frames received, %u audio "
+        "bytes in, %u out; sink stats %" GST_PTR_FORMAT, t->video_frames,
+        t->audio_in->len, t->audio_out->len, st);
+  }
   fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "sender error");
   gst_message_unref (msg);
   gst_object_unref (bus);
@@ -491,6 +498,10 @@ anc_wire_suite (void)
   TCase *tc = tcase_create ("wire");
 
   suite_add_tcase (s, tc);
+  /* round_trip() bounds its own waits (60 s for the sender, 30 s for the
+   * receiver) with messages saying which side stalled; Check's 30 s default
+   * would cut a loaded machine's run short of them */
+  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_wire_1080i5994);
   tcase_add_test (tc, test_wire_720p50);
   tcase_add_test (tc, test_timecode_round_trip);
