@@ -150,19 +150,30 @@ def main():
                     mine["st2022_6.reserved2"]) == \
                 (0, 1, 0, 0, 0, 0, 3, 0, 0x30, 0x11, 1, 0, 0), mine
             assert mine["st2022_6.payload_length"] == 1376
-        # the frame's first datagram starts with its EAV: timestamp 0 of the
-        # frame's raster; each next one counts the words before it (whole
-        # C/Y pairs: 1376 bytes = 1100.8 words per datagram)
+        # each datagram's video timestamp counts the words of the frame's
+        # raster before it (whole C/Y pairs: 1376 bytes = 1100.8 words per
+        # datagram). The capture normally begins with the frame's first
+        # datagram, but on a loaded machine it may miss the first few: the
+        # offsets repeat every 5 datagrams (5 x 1100.8 = 5504 words), so
+        # exactly one phase k0 (the first captured datagram's index, mod 5)
+        # must explain every timestamp; datagrams are placed by sequence
+        # number, so one the capture missed in between is no matter.
+        def offset(k):
+            words = -(-(k * 1376 * 8) // 10)
+            return words + (words & 1)
+
         first = ours[0]["st2022_6.timestamp"]
-        for mine in ours:
-            if mine["st2022_6.frcount"] != ours[0]["st2022_6.frcount"]:
-                break
-            # (by sequence number: a datagram the capture missed is no matter)
-            i = (mine["rtp.seq"] - ours[0]["rtp.seq"]) & 0xFFFF
-            words = -(-(i * 1376 * 8) // 10)
-            words += words & 1
-            assert mine["st2022_6.timestamp"] == (first + words) & 0xFFFFFFFF, \
-                (i, mine["st2022_6.timestamp"] - first, words)
+        frame0 = [m for m in ours
+                  if m["st2022_6.frcount"] == ours[0]["st2022_6.frcount"]]
+        phases = [k0 for k0 in range(5)
+                  if all((m["st2022_6.timestamp"] - first) & 0xFFFFFFFF ==
+                         offset(k0 + ((m["rtp.seq"] - ours[0]["rtp.seq"])
+                                      & 0xFFFF)) - offset(k0)
+                         for m in frame0)]
+        assert len(phases) == 1, \
+            ("video timestamps fit no single datagram phase", phases,
+             [(m["st2022_6.timestamp"] - first) & 0xFFFFFFFF
+              for m in frame0[:8]])
 
         verbose = subprocess.run(
             ["tshark", "-X", f"lua_script:{LUA}", "-o", f"st2022_6.pt:{PT}",
