@@ -14,24 +14,14 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../../scripts/env.sh"
-vmi_gst_env
+DRAIN_PID=""
+BENCH_CLEANUP='[ -n "$DRAIN_PID" ] && kill "$DRAIN_PID" 2>/dev/null || true'
+. "$HERE/common.sh"
+bench_tmp vmi-net-bench
 
 FRAMES=${FRAMES:-150}
 REPEAT=${REPEAT:-3}
 PORT=${PORT:-5600}
-# 1080p29.97: the raster, datagram count (4497) and packet rate of 1080i59.94,
-# but progressive, because rtpvrawdepay refuses interlaced caps ("interlaced
-# formats not supported yet") and both paths must carry the same frames.
-CAPS="video/x-raw,format=UYVP,width=1920,height=1080,framerate=30000/1001,interlace-mode=progressive"
-RTPCAPS="application/x-rtp,media=(string)video,clock-rate=(int)90000,encoding-name=(string)RAW,sampling=(string)YCbCr-4:2:2,depth=(string)10,width=(string)1920,height=(string)1080,colorimetry=(string)BT709-2,payload=(int)96"
-TMP=$(mktemp -d /tmp/vmi-net-bench.XXXXXX)
-DRAIN_PID=""
-cleanup () {
-  [ -n "$DRAIN_PID" ] && kill "$DRAIN_PID" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
 
 # CPU seconds (user + sys) of one command: the least of REPEAT runs (the
 # machine is shared; the least is the one the others disturbed least)
@@ -40,7 +30,7 @@ cpu () {
   for i in $(seq "$REPEAT"); do
     /usr/bin/time -f "%U %S" -o "$TMP/time" "$@" >"$TMP/out" 2>&1 || {
       echo "net-bench: '$*' failed:" >&2; tail -5 "$TMP/out" >&2; exit 1; }
-    best=$(awk -v b="$best" '{ c = $1 + $2; if (b == "" || c < b) b = c; printf "%.3f", b }' "$TMP/time")
+    best=$(least_cpu "$TMP/time" "$best")
   done
   echo "$best"
 }

@@ -7,16 +7,14 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../../scripts/env.sh"
-vmi_gst_env
+. "$HERE/common.sh"
+bench_tmp vmi-net-pacing
 
 FRAMES=${FRAMES:-90}
 PORT=${PORT:-5700}
 CAPTURE=${VMI_NET_CAPTURE:-$VMI_BUILD/bench/net/vmi-net-capture}
 ANALYZE=$VMI_BUILD/tools/vmi-analyze
 CAPS="video/x-raw,format=UYVP,width=1920,height=1080,framerate=30000/1001,interlace-mode=interleaved"
-TMP=$(mktemp -d /tmp/vmi-net-pacing.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 
 echo "net-pacing: $FRAMES frames of 1080i59.94 (4497 datagrams/frame, nominal 134775/s) on loopback, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for pacing in software none; do

@@ -22,19 +22,13 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../../scripts/env.sh"
-vmi_gst_env
+. "$HERE/common.sh"
+bench_tmp vmi-streams
 
 FRAMES=${FRAMES:-300}
 REPEAT=${REPEAT:-2}
 PORT=${PORT:-5700}
-FPS_N=30000
-FPS_D=1001
-CAPS="video/x-raw,format=UYVP,width=1920,height=1080,framerate=$FPS_N/$FPS_D,interlace-mode=progressive"
-RTPCAPS="application/x-rtp,media=(string)video,clock-rate=(int)90000,encoding-name=(string)RAW,sampling=(string)YCbCr-4:2:2,depth=(string)10,width=(string)1920,height=(string)1080,colorimetry=(string)BT709-2,payload=(int)96"
 X264="x264enc speed-preset=ultrafast tune=zerolatency threads=1 ! fakesink"
-TMP=$(mktemp -d /tmp/vmi-streams.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 
 for tool in taskset x264enc; do
   if [ "$tool" = x264enc ]; then
@@ -65,7 +59,7 @@ recv_cpu () {
       >"$TMP/sout" 2>&1 || true
     wait $rx || { echo "streams-per-core: receiver failed:" >&2;
       tail -5 "$TMP/rout" >&2; exit 1; }
-    best=$(awk -v b="$best" '{ c = $1 + $2; if (b == "" || c < b) b = c; printf "%.3f", b }' "$TMP/rtime")
+    best=$(least_cpu "$TMP/rtime" "$best")
     port=$((port + 1))
   done
   echo "$best"

@@ -495,13 +495,14 @@ zc_wait (VmiTransportSocket * s, int timeout_ms)
     zc_drain (s);
 }
 
-/* Room for @n more sends; FALSE when completions stopped coming back. */
+/* Room for @n more sends; FALSE when completions stopped coming back.
+ * Completions already queued were read at the start of the burst: only a
+ * full ring waits (and reads) here. */
 static gboolean
 zc_reserve (VmiTransportSocket * s, guint n)
 {
   gint64 end = g_get_monotonic_time () + VMI_SOCKET_ZC_STALL_MS * 1000;
 
-  zc_drain (s);
   while (zc_in_flight (s) + n > VMI_SOCKET_ZC_RING) {
     if (g_get_monotonic_time () > end)
       return FALSE;
@@ -519,18 +520,23 @@ zc_pages (const void *p, gsize len)
   return len == 0 ? 0 : (guint) ((a + len - 1) / 4096 - a / 4096 + 1);
 }
 
-/* Bytes of @d outside its frame's memory (copied into the ring entry) */
-static gsize
-zc_outside (const VmiTxDatagram * d)
+/* Which of @d's iovecs lie in its frame's memory (bit k for iovec k;
+ * send_gso() takes at most 2) and how many bytes lie outside it, the
+ * pieces a zerocopy send copies into its ring entry */
+static guint
+zc_in_frame (const VmiTxDatagram * d, gsize * outside)
 {
-  gsize n = 0;
-  guint k;
+  guint k, mask = 0;
 
-  for (k = 0; k < d->n_iov; k++)
-    if (!vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
-            d->iov[k].iov_len))
-      n += d->iov[k].iov_len;
-  return n;
+  *outside = 0;
+  for (k = 0; k < d->n_iov; k++) {
+    if (d->frame != NULL && vmi_tx_frame_contains (d->frame,
+            d->iov[k].iov_base, d->iov[k].iov_len))
+      mask |= 1u << k;
+    else
+      *outside += d->iov[k].iov_len;
+  }
+  return mask;
 }
 
 /* Whether @d can go out with MSG_ZEROCOPY: its payload memory outlives
@@ -539,12 +545,15 @@ static gboolean
 zc_able (const VmiTxDatagram * d)
 {
   guint k, frags = 0;
+  gsize outside;
 
+  if (d->frame == NULL || d->n_iov > 2)
+    return FALSE;
+  zc_in_frame (d, &outside);
   for (k = 0; k < d->n_iov; k++)
     frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len) + 1;
   /* alone in an entry it fits: a copied piece may span one page more */
-  return d->frame != NULL && zc_outside (d) <= VMI_SOCKET_ZC_ARENA
-      && frags <= VMI_SOCKET_ZC_FRAGS;
+  return outside <= VMI_SOCKET_ZC_ARENA && frags <= VMI_SOCKET_ZC_FRAGS;
 }
 
 /* Puts @d's iovecs at @out for a zerocopy send of entry @e (@used bytes of
@@ -555,14 +564,13 @@ static gboolean
 zc_stage (VmiSocketZc * e, gsize * used, const VmiTxDatagram * d,
     struct iovec *out)
 {
-  gsize need = zc_outside (d), at = *used;
-  guint k, frags = 0;
+  gsize need, at = *used;
+  guint k, frags = 0, in_frame = zc_in_frame (d, &need);
 
   if (*used + need > VMI_SOCKET_ZC_ARENA)
     return FALSE;
   for (k = 0; k < d->n_iov; k++) {
-    if (vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
-            d->iov[k].iov_len)) {
+    if (in_frame & (1u << k)) {
       frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len);
     } else {
       frags += zc_pages (e->arena + at, d->iov[k].iov_len);
@@ -579,8 +587,7 @@ zc_stage (VmiSocketZc * e, gsize * used, const VmiTxDatagram * d,
   e->n_frags += frags;
   for (k = 0; k < d->n_iov; k++) {
     out[k] = d->iov[k];
-    if (!vmi_tx_frame_contains (d->frame, d->iov[k].iov_base,
-            d->iov[k].iov_len)) {
+    if (!(in_frame & (1u << k))) {
       memcpy (e->arena + *used, d->iov[k].iov_base, d->iov[k].iov_len);
       out[k].iov_base = e->arena + *used;
       *used += d->iov[k].iov_len;
@@ -934,19 +941,27 @@ rx_coalesce_us (VmiTransportSocket * s)
   return MIN (VMI_SOCKET_RX_COALESCE_US, lasts_us / 4);
 }
 
+/* Resets the wakeup eventfd after poll reported it readable. */
+static void
+rx_consume_wakeup (VmiTransportSocket * s)
+{
+  guint64 v;
+
+  if (read (s->wake_fd, &v, sizeof (v)) < 0) {
+    /* counter already drained by another wakeup: nothing to do */
+  }
+}
+
 /* Waits @us for a wakeup() only; TRUE when one came (consumed). */
 static gboolean
 rx_wait_wakeup (VmiTransportSocket * s, gint64 us)
 {
   struct pollfd pfd = { s->wake_fd, POLLIN, 0 };
   struct timespec ts = { us / G_USEC_PER_SEC, (us % G_USEC_PER_SEC) * 1000 };
-  guint64 v;
 
   if (ppoll (&pfd, 1, &ts, NULL) <= 0 || !(pfd.revents & POLLIN))
     return FALSE;
-  if (read (s->wake_fd, &v, sizeof (v)) < 0) {
-    /* counter already drained by another wakeup: nothing to do */
-  }
+  rx_consume_wakeup (s);
   return TRUE;
 }
 
@@ -989,10 +1004,7 @@ vmi_transport_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     if (rc == 0)
       return 0;
     if (rc > 0 && (pfd[1].revents & POLLIN)) {
-      guint64 v;
-      if (read (s->wake_fd, &v, sizeof (v)) < 0) {
-        /* counter already drained by another wakeup: nothing to do */
-      }
+      rx_consume_wakeup (s);
       return 0;
     }
     /* only retry once per timeout slice: a spurious wakeup returns 0 */
