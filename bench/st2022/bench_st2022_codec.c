@@ -109,7 +109,8 @@ main (int argc, char **argv)
   St2022Packetizer *p;
   St2022Datagram batch[64];
   guint64 *t_wu, *t_wv, *t_pk, *t_mc, *t_dr, *t_du, *t_rd, *t_dn, *t_rv;
-  guint64 *t_mp, *t_dv;
+  guint64 *t_mp, *t_dv, *t_wx;
+  guint8 *uyvp_res;
   guint64 sum = 0;
   GRand *g;
 
@@ -124,6 +125,7 @@ main (int argc, char **argv)
   dgs = g_malloc ((gsize) N * 2 * ST2022_DATAGRAM_SIZE);
   t_wu = g_new (guint64, reps);
   t_wv = g_new (guint64, reps);
+  t_wx = g_new (guint64, reps);
   t_pk = g_new (guint64, reps);
   t_mc = g_new (guint64, reps);
   t_dr = g_new (guint64, reps);
@@ -143,6 +145,18 @@ main (int argc, char **argv)
     for (k = 0; k < f->width * 2; k++)
       words[k] = g_rand_int_range (g, 4, 1020);
     st2022_pack_words (words, uyvp + i * ustride, f->width * 2);
+  }
+  /* the same with a reserved value (0 or 1023, as 8-bit 0 and 255 become)
+   * in every 100th word: every row takes the clip path, as smpte bars
+   * converted from 8 bits do */
+  uyvp_res = g_malloc (ustride * f->height);
+  for (i = 0; i < f->height; i++) {
+    guint16 words[3840];
+    guint k;
+    for (k = 0; k < f->width * 2; k++)
+      words[k] = k % 100 == 7 ? (k % 200 == 7 ? 0 : 1023) :
+          g_rand_int_range (g, 4, 1020);
+    st2022_pack_words (words, uyvp_res + i * ustride, f->width * 2);
   }
   g_rand_free (g);
 
@@ -182,6 +196,10 @@ main (int argc, char **argv)
     st2022_raster_writer_write (w, raster2, f->frame_bytes,
         ST2022_PIXEL_V210, v210, vstride);
     t_wv[r] = now_ns () - t0;
+    t0 = now_ns ();
+    st2022_raster_writer_write (w, raster2, f->frame_bytes,
+        ST2022_PIXEL_UYVP, uyvp_res, ustride);
+    t_wx[r] = now_ns () - t0;
     /* the writer's baseline: a plain memcpy of the UYVP picture */
     t0 = now_ns ();
     memcpy (target, uyvp, ustride * f->height);
@@ -252,6 +270,8 @@ main (int argc, char **argv)
         median (t_wu, reps) / 1e6 / 33.3667 * 100);
     printf ("  raster build (writer) v210    %8.3f ms/frame\n",
         median (t_wv, reps) / 1e6);
+    printf ("  writer UYVP, reserved values  %8.3f ms/frame  (every row "
+        "clipped)\n", median (t_wx, reps) / 1e6);
     printf ("  baseline memcpy UYVP picture  %8.3f ms/frame  (writer UYVP "
         "%.1fx, v210 %.1fx)\n", median (t_mp, reps) / 1e6,
         (double) median (t_wu, reps) / median (t_mp, reps),
@@ -281,6 +301,8 @@ main (int argc, char **argv)
   st2022_packetizer_free (p);
   st2022_raster_writer_free (w);
   g_free (uyvp);
+  g_free (uyvp_res);
+  g_free (t_wx);
   g_free (v210);
   g_free (raster);
   g_free (raster2);

@@ -69,6 +69,16 @@ gint st2022_crc_legal_packed_impl (guint impl, guint8 * dst,
 guint st2022_v210_pack_crc (guint8 * dst, const guint8 * src,
     gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
 
+/* The same for packed words: the start of a row of @bytes packed bytes
+ * (a multiple of 5) copied to @dst with each word clipped to 4..1019, and
+ * both channels' CRC-18 of the clipped words (initial state 0).  Returns
+ * how many bytes it did (a multiple of 20; 0 without AVX2 + VPCLMULQDQ),
+ * reading and writing only inside the row; the caller does the rest,
+ * continuing from the CRCs.  The raster writer's path for rows that hold
+ * a reserved value (test patterns made from 8-bit video often do). */
+gsize st2022_packed_clip_crc (guint8 * dst, const guint8 * src,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+
 G_END_DECLS
 
 #endif /* __ST2022_CRC_H__ */

@@ -220,18 +220,21 @@ clip_group (guint8 * p, guint * w0, guint * w1, guint * w2, guint * w3)
 /* Copy one UYVP row into the raster's active region, clipping reserved
  * values and computing both channels' CRC.  The copy is a memcpy; the
  * check runs over the destination (now in cache) two groups at a time and
- * only rewrites the rare group holding an illegal value.  Reads up to 3
- * bytes past the row: inside the raster, since the last line of every
- * format is blanking.  The slow path of active_from_uyvp2(), for rows
- * holding a reserved value. */
+ * only rewrites the rare group holding an illegal value (vector code, where
+ * the CPU has it, clips most of the row first).  Reads up to 3 bytes past
+ * the row: inside the raster, since the last line of every format is
+ * blanking.  The slow path of active_from_uyvp2(), for rows holding a
+ * reserved value. */
 static void
 active_from_uyvp_clip (guint8 * dst, const guint8 * src, guint bytes,
     guint32 * crc_c, guint32 * crc_y)
 {
   guint32 cc = 0, cy = 0;
-  guint8 *p = dst, *end = dst + bytes;
+  /* vector code clips what it can, the loops below the rest */
+  gsize done = st2022_packed_clip_crc (dst, src, bytes, &cc, &cy);
+  guint8 *p = dst + done, *end = dst + bytes;
 
-  memcpy (dst, src, bytes);
+  memcpy (p, src + done, bytes - done);
   for (; p + 10 <= end; p += 10) {
     guint64 a = load_be40 (p), b = load_be40 (p + 5);
     guint w0 = (a >> 30) & 0x3ff, w1 = (a >> 20) & 0x3ff;

@@ -333,6 +333,56 @@ GST_START_TEST (test_v210_pack_crc)
 
 GST_END_TEST;
 
+/* the packed clip path: its prefix equals the clipped words packed, its
+ * CRCs the reference's over that prefix, and it touches nothing outside
+ * the exact-size source and the row's destination */
+GST_START_TEST (test_packed_clip_crc)
+{
+  GRand *r = g_rand_new_with_seed (1019);
+  guint16 *w = g_new (guint16, 4096);
+  guint iter, converted = 0;
+
+  st2022_crc_packed_init ();
+  for (iter = 0; iter < 400; iter++) {
+    /* every length up to 16 groups, then up to a 2048-pixel line */
+    guint n = iter < 64 ? iter * 4 : (guint) g_rand_int_range (r, 1, 1025) * 4;
+    gsize bytes = (gsize) n * 10 / 8, done, i;
+    guint8 *src, *dst = g_malloc (bytes + 2), *want;
+    guint32 c = 0xdeadbeef, y = 0xdeadbeef;
+
+    /* mostly reserved values: this is the path for rows that have them */
+    random_words (r, w, n, iter % 2 ? 0 : 2);
+    src = pack_exact (w, n);
+    memset (dst, 0xa5, bytes + 2);
+    done = st2022_packed_clip_crc (dst + 1, src, bytes, &c, &y);
+    fail_unless (done % 20 == 0 && done <= bytes, "done %" G_GSIZE_FORMAT
+        " of %" G_GSIZE_FORMAT, done, bytes);
+    if (done > 0) {
+      guint nw = (guint) (done * 8 / 10);
+
+      for (i = 0; i < nw; i++)
+        w[i] = clip (w[i]);
+      want = pack_exact (w, nw);
+      fail_unless (memcmp (dst + 1, want, done) == 0,
+          "%u words: packed bytes differ", n);
+      fail_unless_equals_int (c, channel_crc (w, nw, 0));
+      fail_unless_equals_int (y, channel_crc (w, nw, 1));
+      g_free (want);
+      converted++;
+    }
+    fail_unless_equals_int (dst[0], 0xa5);
+    fail_unless_equals_int (dst[bytes + 1], 0xa5);
+    g_free (src);
+    g_free (dst);
+  }
+  if (converted == 0)
+    g_printerr ("note: no vector clip path on this CPU, nothing converted\n");
+  g_free (w);
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
 /* packed → v210 blocks: the vector code equals the portable code and
  * reads nothing past an exact-size source */
 GST_START_TEST (test_v210_from_packed_blocks)
@@ -574,6 +624,7 @@ st2022_crc_suite (void)
   tcase_add_test (tc, test_legal_each_position);
   tcase_add_test (tc, test_crc_single_bits);
   tcase_add_test (tc, test_v210_pack_crc);
+  tcase_add_test (tc, test_packed_clip_crc);
   tcase_add_test (tc, test_v210_from_packed_blocks);
   tcase_add_test (tc, test_writer_1080i_reserved);
   tcase_add_test (tc, test_writer_1080p_reserved);
