@@ -727,7 +727,7 @@ static const guint8 v210_unit_off[6] = { 0, 8, 20, 32, 40, 52 };
 __attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
 static inline void
 v210_pair (__m256i v, __m256i shuf, __m256i mul, __m256i kk, __m256i * out,
-    __m256i * acc_c, __m256i * acc_y)
+    __m256i * acc_c, __m256i * acc_y, __m256i * wmin, __m256i * wmax)
 {
   const __m256i vmin = _mm256_set1_epi16 (ST2022_SAMPLE_MIN);
   const __m256i vmax = _mm256_set1_epi16 (ST2022_SAMPLE_MAX);
@@ -747,6 +747,11 @@ v210_pair (__m256i v, __m256i shuf, __m256i mul, __m256i kk, __m256i * out,
               shuf), mul), 6);
   __m256i e, d;
 
+  if (wmin) {
+    /* the words before the clip: did the row hold a reserved value? */
+    *wmin = _mm256_min_epu16 (*wmin, w);
+    *wmax = _mm256_max_epu16 (*wmax, w);
+  }
   w = _mm256_min_epu16 (_mm256_max_epu16 (w, vmin), vmax);
   /* packed: w0 w1 w2 w3 as 40 bits, most significant first */
   e = _mm256_madd_epi16 (w, pack_madd);
@@ -790,11 +795,11 @@ v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
           _mm_loadu_si128 ((const __m128i *) (src + v210_unit_off[2 * i +
                       1])), 1);
     v210_pair (v[0], shuf01, mul01, _mm256_loadu_si256 ((const __m256i *) k),
-        &out[0], &acc_c, &acc_y);
+        &out[0], &acc_c, &acc_y, NULL, NULL);
     v210_pair (v[1], shuf23, mul23, _mm256_loadu_si256 ((const __m256i *)
-            (k + 2)), &out[1], &acc_c, &acc_y);
+            (k + 2)), &out[1], &acc_c, &acc_y, NULL, NULL);
     v210_pair (v[2], shuf45, mul45, _mm256_loadu_si256 ((const __m256i *)
-            (k + 4)), &out[2], &acc_c, &acc_y);
+            (k + 4)), &out[2], &acc_c, &acc_y, NULL, NULL);
     /* 16-byte stores, each rewriting the 6 bytes past the previous unit;
      * the very last unit's goes through a buffer, so that nothing past
      * the converted part is written */
@@ -831,11 +836,12 @@ v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
 __attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq")))
 static gsize
 packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
-    guint32 * crc_c, guint32 * crc_y)
+    guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
 {
   const __m256i shuf = _mm256_setr_epi8 (PACKED_SHUF, PACKED_SHUF);
   const __m256i mul = _mm256_setr_epi16 (PACKED_MUL, PACKED_MUL);
   __m256i acc_c = _mm256_setzero_si256 (), acc_y = acc_c;
+  __m256i wmin = _mm256_set1_epi16 (-1), wmax = _mm256_setzero_si256 ();
   /* pairs of blocks whose second 16-byte load and store end inside */
   gsize pairs = bytes >= 26 ? (bytes - 26) / 20 + 1 : 0, i;
   const guint64 (*k)[2] = clmul_k + MAX_CHUNKS - 2 * pairs;
@@ -850,7 +856,7 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
     __m256i out;
 
     v210_pair (v, shuf, mul, _mm256_loadu_si256 ((const __m256i *) k), &out,
-        &acc_c, &acc_y);
+        &acc_c, &acc_y, &wmin, &wmax);
     /* the first store's 6 bytes past its block are the second's to write */
     _mm_storeu_si128 ((__m128i *) dst, _mm256_castsi256_si128 (out));
     _mm_storeu_si128 ((__m128i *) (dst + 10), _mm256_extracti128_si256 (out,
@@ -862,17 +868,29 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
       _mm256_extracti128_si256 (acc_y, 1));
   *crc_c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (c128));
   *crc_y = clmul_reduce ((guint64) _mm_cvtsi128_si64 (y128));
+  {
+    __m128i lo = _mm_min_epu16 (_mm256_castsi256_si128 (wmin),
+        _mm256_extracti128_si256 (wmin, 1));
+    __m128i hi = _mm_max_epu16 (_mm256_castsi256_si128 (wmax),
+        _mm256_extracti128_si256 (wmax, 1));
+    guint lo_w = (guint) _mm_cvtsi128_si32 (_mm_minpos_epu16 (lo)) & 0xffff;
+    guint hi_w = 0xffff - ((guint) _mm_cvtsi128_si32 (_mm_minpos_epu16
+            (_mm_xor_si128 (hi, _mm_set1_epi32 (-1)))) & 0xffff);
+
+    *clipped = lo_w < ST2022_SAMPLE_MIN || hi_w > ST2022_SAMPLE_MAX;
+  }
   return 20 * pairs;
 }
 #endif
 
 gsize
 st2022_packed_clip_crc (guint8 * dst, const guint8 * src, gsize bytes,
-    guint32 * crc_c, guint32 * crc_y)
+    guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
 {
+  *clipped = FALSE;
 #ifdef HAVE_CLMUL_PATH
   if (crc_legal_impl == crc_legal_clmul256)
-    return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y);
+    return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
 #endif
   return 0;
 }

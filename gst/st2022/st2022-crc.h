@@ -75,9 +75,10 @@ guint st2022_v210_pack_crc (guint8 * dst, const guint8 * src,
  * how many bytes it did (a multiple of 20; 0 without AVX2 + VPCLMULQDQ),
  * reading and writing only inside the row; the caller does the rest,
  * continuing from the CRCs.  The raster writer's path for rows that hold
- * a reserved value (test patterns made from 8-bit video often do). */
+ * a reserved value (test patterns made from 8-bit video often do).
+ * @clipped: set to whether any word it did was reserved. */
 gsize st2022_packed_clip_crc (guint8 * dst, const guint8 * src,
-    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+    gsize bytes, guint32 * crc_c, guint32 * crc_y, gboolean * clipped);
 
 G_END_DECLS
 

@@ -22,6 +22,8 @@ struct _St2022RasterWriter
   guint16 *tail;                /* [total_lines + 1][6]: EAV+LN words of a
                                  * line, identical on both channels */
   guint16 *comps;               /* v210 unpack scratch: 2 * width words */
+  guint8 *row_reserved;         /* [height]: the picture row held a
+                                 * reserved value in the last frame */
   guint32 blank_crc_c, blank_crc_y;     /* CRC of a blanking line's active part */
   guint32 hist_c, hist_y;       /* CRC state after the last line's active
                                  * words of the previous frame */
@@ -104,9 +106,11 @@ st2022_raster_writer_new (const St2022Format * fmt)
   w->line_row = g_try_new (gint, fmt->total_lines + 1);
   w->tail = g_try_new (guint16, (fmt->total_lines + 1) * 6);
   w->comps = g_try_new (guint16, fmt->width * 2 + 16);
+  w->row_reserved = g_try_new0 (guint8, fmt->height);
   nw = fmt->samples_per_line * 2;
   words = g_try_new (guint16, nw);
-  if (!w->tmpl || !w->line_row || !w->tail || !w->comps || !words) {
+  if (!w->tmpl || !w->line_row || !w->tail || !w->comps ||
+      !w->row_reserved || !words) {
     g_free (words);
     st2022_raster_writer_free (w);
     return NULL;
@@ -152,6 +156,7 @@ st2022_raster_writer_free (St2022RasterWriter * w)
   g_free (w->line_row);
   g_free (w->tail);
   g_free (w->comps);
+  g_free (w->row_reserved);
   g_free (w);
 }
 
@@ -224,14 +229,15 @@ clip_group (guint8 * p, guint * w0, guint * w1, guint * w2, guint * w3)
  * the CPU has it, clips most of the row first).  Reads up to 3 bytes past
  * the row: inside the raster, since the last line of every format is
  * blanking.  The slow path of active_from_uyvp2(), for rows holding a
- * reserved value. */
-static void
+ * reserved value.  Returns whether the row held one. */
+static gboolean
 active_from_uyvp_clip (guint8 * dst, const guint8 * src, guint bytes,
     guint32 * crc_c, guint32 * crc_y)
 {
   guint32 cc = 0, cy = 0;
+  gboolean clipped;
   /* vector code clips what it can, the loops below the rest */
-  gsize done = st2022_packed_clip_crc (dst, src, bytes, &cc, &cy);
+  gsize done = st2022_packed_clip_crc (dst, src, bytes, &cc, &cy, &clipped);
   guint8 *p = dst + done, *end = dst + bytes;
 
   memcpy (p, src + done, bytes - done);
@@ -245,6 +251,7 @@ active_from_uyvp_clip (guint8 * dst, const guint8 * src, guint bytes,
     if (G_UNLIKELY (groups_bad (w0, w1, w2, w3, w4, w5, w6, w7))) {
       clip_group (p, &w0, &w1, &w2, &w3);
       clip_group (p + 5, &w4, &w5, &w6, &w7);
+      clipped = TRUE;
     }
     cc = ST2022_CRC_4WORDS (cc, w0, w2, w4, w6);
     cy = ST2022_CRC_4WORDS (cy, w1, w3, w5, w7);
@@ -256,35 +263,55 @@ active_from_uyvp_clip (guint8 * dst, const guint8 * src, guint bytes,
     guint w3 = (p[3] & 0x03) << 8 | p[4];
 
     if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
-            WORD_BAD (w3)))
+            WORD_BAD (w3))) {
       clip_group (p, &w0, &w1, &w2, &w3);
+      clipped = TRUE;
+    }
     cc = ST2022_CRC_2WORDS (cc, w0, w2);
     cy = ST2022_CRC_2WORDS (cy, w1, w3);
   }
   *crc_c = cc;
   *crc_y = cy;
+  return clipped;
+}
+
+/* One UYVP row with the vector CRC.  A row that held a reserved value in
+ * the last frame (@reserved) most likely holds one again (a test pattern,
+ * a graphic, 8-bit sources' 0 and 255), so it goes straight to the clip
+ * path instead of first through the legal-row pass that would find it;
+ * the clip path says whether it still did. */
+static void
+active_from_uyvp_vector (guint8 * dst, const guint8 * src, guint bytes,
+    guint32 * crc_c, guint32 * crc_y, guint8 * reserved)
+{
+  if (*reserved) {
+    *reserved = active_from_uyvp_clip (dst, src, bytes, crc_c, crc_y);
+  } else if (!st2022_crc_legal_copy_packed (dst, src, bytes, crc_c, crc_y)) {
+    active_from_uyvp_clip (dst, src, bytes, crc_c, crc_y);
+    *reserved = TRUE;
+  }
 }
 
 /* Copy two UYVP rows (@src1 may be NULL for one) into active regions and
- * compute their CRCs into crc[0..1] and crc[2..3].  Legal rows (the rule
- * for real video) take a memcpy, a vector check of the copy and the
- * packed-byte CRC, two rows interleaved to hide the table latency; a row
- * with a reserved value goes through active_from_uyvp_clip(). */
+ * compute their CRCs into crc[0..1] and crc[2..3]; @reserved: the rows'
+ * entries of the writer's row_reserved.  Legal rows (the rule for real
+ * video) take a memcpy, a vector check of the copy and the packed-byte
+ * CRC, two rows interleaved to hide the table latency; a row with a
+ * reserved value goes through active_from_uyvp_clip(). */
 static void
 active_from_uyvp2 (guint8 * dst0, const guint8 * src0, guint8 * dst1,
-    const guint8 * src1, guint bytes, guint32 crc[4])
+    const guint8 * src1, guint bytes, guint32 crc[4], guint8 * reserved[2])
 {
   gboolean ok0, ok1 = FALSE;
 
   if (st2022_crc_legal_packed_is_vector ()) {
     /* one pass copies, computes both CRCs and finds reserved values; no
      * chain links the blocks, so no interleaving of rows */
-    if (!st2022_crc_legal_copy_packed (dst0, src0, bytes, &crc[0], &crc[1]))
-      active_from_uyvp_clip (dst0, src0, bytes, &crc[0], &crc[1]);
-    if (src1 == NULL)
-      return;
-    if (!st2022_crc_legal_copy_packed (dst1, src1, bytes, &crc[2], &crc[3]))
-      active_from_uyvp_clip (dst1, src1, bytes, &crc[2], &crc[3]);
+    active_from_uyvp_vector (dst0, src0, bytes, &crc[0], &crc[1],
+        reserved[0]);
+    if (src1 != NULL)
+      active_from_uyvp_vector (dst1, src1, bytes, &crc[2], &crc[3],
+          reserved[1]);
     return;
   }
   memcpy (dst0, src0, bytes);
@@ -472,16 +499,18 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
       const guint8 *src = picture + (gsize) row * stride;
       guint8 *lp1 = lp + fmt->line_bytes;
       guint32 crc[4];
+      guint8 *reserved[2] = { &w->row_reserved[row], NULL };
 
       if (line < fmt->total_lines && w->line_row[line + 1] >= 0) {
         /* this line and the next one are active: their CRCs are
          * independent, so compute them together; the next line's CRC
          * words come from this one's */
+        reserved[1] = &w->row_reserved[w->line_row[line + 1]];
         memcpy (lp1, w->tmpl + off + fmt->line_bytes, fmt->active_offset);
         active_from_uyvp2 (lp + fmt->active_offset, src,
             lp1 + fmt->active_offset,
             picture + (gsize) w->line_row[line + 1] * stride,
-            fmt->active_bytes, crc);
+            fmt->active_bytes, crc, reserved);
         line++;
         put_crc (lp1, crc_tail (crc[0], w->tail + line * 6), crc_tail (crc[1],
                 w->tail + line * 6));
@@ -489,7 +518,7 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
         py = crc[3];
       } else {
         active_from_uyvp2 (lp + fmt->active_offset, src, NULL, NULL,
-            fmt->active_bytes, crc);
+            fmt->active_bytes, crc, reserved);
         pc = crc[0];
         py = crc[1];
       }

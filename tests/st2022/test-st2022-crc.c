@@ -349,19 +349,23 @@ GST_START_TEST (test_packed_clip_crc)
     gsize bytes = (gsize) n * 10 / 8, done, i;
     guint8 *src, *dst = g_malloc (bytes + 2), *want;
     guint32 c = 0xdeadbeef, y = 0xdeadbeef;
+    gboolean clipped, had = FALSE;
 
     /* mostly reserved values: this is the path for rows that have them */
     random_words (r, w, n, iter % 2 ? 0 : 2);
     src = pack_exact (w, n);
     memset (dst, 0xa5, bytes + 2);
-    done = st2022_packed_clip_crc (dst + 1, src, bytes, &c, &y);
+    done = st2022_packed_clip_crc (dst + 1, src, bytes, &c, &y, &clipped);
     fail_unless (done % 20 == 0 && done <= bytes, "done %" G_GSIZE_FORMAT
         " of %" G_GSIZE_FORMAT, done, bytes);
     if (done > 0) {
       guint nw = (guint) (done * 8 / 10);
 
-      for (i = 0; i < nw; i++)
+      for (i = 0; i < nw; i++) {
+        had |= w[i] != clip (w[i]);
         w[i] = clip (w[i]);
+      }
+      fail_unless_equals_int (clipped, had);
       want = pack_exact (w, nw);
       fail_unless (memcmp (dst + 1, want, done) == 0,
           "%u words: packed bytes differ", n);

@@ -342,6 +342,36 @@ GST_START_TEST (test_writer_consecutive_frames)
 
 GST_END_TEST;
 
+/* a row with a reserved value goes straight to the clip path in the next
+ * frame; when it no longer holds one, and when it holds one again, the
+ * output stays the standard's */
+GST_START_TEST (test_writer_reserved_rows_across_frames)
+{
+  const St2022Format *f = st2022_format_from_name ("1080i59.94");
+  St2022RasterWriter *w = st2022_raster_writer_new (f);
+  guint8 *r = g_malloc (f->frame_bytes);
+  Picture bad, good;
+  guint i;
+
+  picture_make (&bad, f, 7, TRUE);
+  picture_make (&good, f, 8, FALSE);
+  /* bad twice (the second through the clip path directly), good (through
+   * it once more, which finds nothing), bad again, good */
+  for (i = 0; i < 5; i++) {
+    Picture *p = i == 2 || i == 4 ? &good : &bad;
+
+    st2022_raster_writer_write (w, r, f->frame_bytes, ST2022_PIXEL_UYVP,
+        p->uyvp, p->uyvp_stride);
+    verify_raster (f, r, p);
+  }
+  picture_clear (&bad);
+  picture_clear (&good);
+  g_free (r);
+  st2022_raster_writer_free (w);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_checker_counts)
 {
   const St2022Format *f = st2022_format_from_name ("720p60");
@@ -472,6 +502,7 @@ st2022_raster_suite (void)
   tcase_add_test (tc, test_writer_words_1080i);
   tcase_add_test (tc, test_writer_reader_all_formats);
   tcase_add_test (tc, test_writer_consecutive_frames);
+  tcase_add_test (tc, test_writer_reserved_rows_across_frames);
   tcase_add_test (tc, test_checker_counts);
   tcase_add_test (tc, test_bad_arguments);
   return s;
