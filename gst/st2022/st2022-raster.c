@@ -13,11 +13,23 @@
 #define LN_WORD   8
 #define CRC_WORD  12
 #define CRC_BYTE  15            /* CRC_WORD * 10 / 8: 4 words = 5 bytes */
+#define LN_BYTE   10            /* LN_WORD * 10 / 8 */
+#define LN_CRC_BYTES 10         /* LN and CRC words: 8 words, whole bytes */
 
 struct _St2022RasterWriter
 {
   const St2022Format *fmt;
-  guint8 *tmpl;                 /* full raster of a black/blank frame */
+  /* A blank line's bytes differ between lines only in the EAV/SAV flags
+   * (F, V) and in the LN and CRC words, so the writer keeps one blank line
+   * per flag pair and each line's LN + CRC bytes, not a whole blank
+   * raster: a few KiB that stay in cache instead of 6 MB (1080 lines)
+   * read back every frame. */
+  guint8 *blank_line[4];        /* [F | V << 1]: a blank line with those
+                                 * flags (its LN/CRC bytes any line's) */
+  guint8 *line_patch;           /* [total_lines + 1][LN_CRC_BYTES]: a line's
+                                 * LN and CRC words, the CRC as after a
+                                 * blank line */
+  guint8 *line_kind;            /* [total_lines + 1]: F | V << 1 */
   gint *line_row;               /* [total_lines + 1]: picture row or -1 */
   guint16 *tail;                /* [total_lines + 1][6]: EAV+LN words of a
                                  * line, identical on both channels */
@@ -91,6 +103,7 @@ st2022_raster_writer_new (const St2022Format * fmt)
 {
   St2022RasterWriter *w;
   guint16 *words;
+  guint8 *lp;
   guint nw, line, act;
 
   if (fmt == NULL)
@@ -102,16 +115,23 @@ st2022_raster_writer_new (const St2022Format * fmt)
   if (w == NULL)
     return NULL;
   w->fmt = fmt;
-  w->tmpl = g_try_malloc (fmt->frame_bytes);
+  w->blank_line[0] = g_try_malloc0 ((gsize) 4 * fmt->line_bytes);
+  for (line = 1; line < 4 && w->blank_line[0]; line++)
+    w->blank_line[line] = w->blank_line[0] + (gsize) line * fmt->line_bytes;
+  w->line_patch = g_try_malloc ((gsize) (fmt->total_lines + 1) *
+      LN_CRC_BYTES);
+  w->line_kind = g_try_new (guint8, fmt->total_lines + 1);
+  lp = g_try_malloc (fmt->line_bytes);
   w->line_row = g_try_new (gint, fmt->total_lines + 1);
   w->tail = g_try_new (guint16, (fmt->total_lines + 1) * 6);
   w->comps = g_try_new (guint16, fmt->width * 2 + 16);
   w->row_reserved = g_try_new0 (guint8, fmt->height);
   nw = fmt->samples_per_line * 2;
   words = g_try_new (guint16, nw);
-  if (!w->tmpl || !w->line_row || !w->tail || !w->comps ||
-      !w->row_reserved || !words) {
+  if (!w->blank_line[0] || !w->line_patch || !w->line_kind || !lp ||
+      !w->line_row || !w->tail || !w->comps || !w->row_reserved || !words) {
     g_free (words);
+    g_free (lp);
     st2022_raster_writer_free (w);
     return NULL;
   }
@@ -131,10 +151,12 @@ st2022_raster_writer_new (const St2022Format * fmt)
 
   w->line_row[0] = -1;
   for (line = 1; line <= fmt->total_lines; line++) {
-    guint8 *lp = w->tmpl + (gsize) (line - 1) * fmt->line_bytes;
     guint16 *tail = w->tail + line * 6;
+    guint flags = st2022_format_line_flags (fmt, line);
 
     w->line_row[line] = st2022_format_line_to_row (fmt, line);
+    w->line_kind[line] = (flags & ST2022_LINE_F ? 1 : 0) |
+        (flags & ST2022_LINE_V ? 2 : 0);
     line_tail_words (fmt, line, tail);
     template_line_words (fmt, line, words);
     st2022_pack_words (words, lp, nw);
@@ -142,8 +164,12 @@ st2022_raster_writer_new (const St2022Format * fmt)
      * are recomputed per frame */
     put_crc (lp, crc_tail (w->blank_crc_c, tail), crc_tail (w->blank_crc_y,
             tail));
+    memcpy (w->line_patch + (gsize) line * LN_CRC_BYTES, lp + LN_BYTE,
+        LN_CRC_BYTES);
+    memcpy (w->blank_line[w->line_kind[line]], lp, fmt->line_bytes);
   }
   g_free (words);
+  g_free (lp);
   return w;
 }
 
@@ -152,7 +178,9 @@ st2022_raster_writer_free (St2022RasterWriter * w)
 {
   if (w == NULL)
     return;
-  g_free (w->tmpl);
+  g_free (w->blank_line[0]);
+  g_free (w->line_patch);
+  g_free (w->line_kind);
   g_free (w->line_row);
   g_free (w->tail);
   g_free (w->comps);
@@ -454,6 +482,16 @@ active_from_v210 (St2022RasterWriter * w, guint8 * dst, const guint8 * src,
   *crc_y = cy;
 }
 
+/* The first @bytes of @line's blank form: its flags' blank line, its own
+ * LN and CRC words */
+static inline void
+blank_line_to (St2022RasterWriter * w, guint8 * lp, guint line, gsize bytes)
+{
+  memcpy (lp, w->blank_line[w->line_kind[line]], bytes);
+  memcpy (lp + LN_BYTE, w->line_patch + (gsize) line * LN_CRC_BYTES,
+      LN_CRC_BYTES);
+}
+
 int
 st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
     gsize raster_size, St2022PixelFormat pixfmt, const guint8 * picture,
@@ -486,7 +524,8 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
 
     /* template first (it holds the CRC words), then this line's CRC from
      * the previous line's active words, then this line's active words */
-    memcpy (lp, w->tmpl + off, row < 0 ? fmt->line_bytes : fmt->active_offset);
+    blank_line_to (w, lp, line, row < 0 ? fmt->line_bytes :
+        fmt->active_offset);
     if (prev_active)
       put_crc (lp, crc_tail (pc, w->tail + line * 6), crc_tail (py,
               w->tail + line * 6));
@@ -506,7 +545,7 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
          * independent, so compute them together; the next line's CRC
          * words come from this one's */
         reserved[1] = &w->row_reserved[w->line_row[line + 1]];
-        memcpy (lp1, w->tmpl + off + fmt->line_bytes, fmt->active_offset);
+        blank_line_to (w, lp1, line + 1, fmt->active_offset);
         active_from_uyvp2 (lp + fmt->active_offset, src,
             lp1 + fmt->active_offset,
             picture + (gsize) w->line_row[line + 1] * stride,
