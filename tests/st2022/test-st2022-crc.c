@@ -277,6 +277,32 @@ clip (guint v)
       v > ST2022_SAMPLE_MAX ? ST2022_SAMPLE_MAX : v;
 }
 
+/* A vector clip path's output: @got holds the first @nw words of @w
+ * clipped to 4..1019 and packed, @c/@y their channels' CRCs.  Returns
+ * whether any of them needed the clip. */
+static gboolean
+check_clipped_prefix (const guint16 * w, guint nw, const guint8 * got,
+    guint32 c, guint32 y)
+{
+  guint16 *clipped = g_new (guint16, nw + 1);
+  guint8 *want;
+  gboolean had = FALSE;
+  guint i;
+
+  for (i = 0; i < nw; i++) {
+    clipped[i] = clip (w[i]);
+    had |= clipped[i] != w[i];
+  }
+  want = pack_exact (clipped, nw);
+  fail_unless (memcmp (got, want, (gsize) nw * 10 / 8) == 0,
+      "%u words: packed bytes differ", nw);
+  fail_unless_equals_int (c, channel_crc (clipped, nw, 0));
+  fail_unless_equals_int (y, channel_crc (clipped, nw, 1));
+  g_free (want);
+  g_free (clipped);
+  return had;
+}
+
 /* the v210 fast path: its prefix equals the clipped, packed words, its
  * CRCs the reference's over that prefix, and it touches nothing outside
  * the exact-size source and the converted part of the destination */
@@ -291,7 +317,6 @@ GST_START_TEST (test_v210_pack_crc)
     guint n = (guint) g_rand_int_range (r, 1, 2400) * 2, i, done;
     gsize src_bytes = (n + 2) / 3 * 4, out_bytes = (gsize) n * 10 / 8 + 8;
     guint8 *src = g_malloc0 (src_bytes), *dst = g_malloc (out_bytes + 2);
-    guint8 *want;
     guint32 c = 0xdeadbeef, y = 0xdeadbeef;
 
     random_words (r, w, n, iter % 3);
@@ -309,14 +334,7 @@ GST_START_TEST (test_v210_pack_crc)
     done = st2022_v210_pack_crc (dst + 1, src, src_bytes, n, &c, &y);
     fail_unless (done % 48 == 0 && done <= n, "done %u of %u", done, n);
     if (done > 0) {
-      for (i = 0; i < done; i++)
-        w[i] = clip (w[i]);
-      want = pack_exact (w, done);
-      fail_unless (memcmp (dst + 1, want, done * 10 / 8) == 0,
-          "%u words: packed bytes differ", n);
-      fail_unless_equals_int (c, channel_crc (w, done, 0));
-      fail_unless_equals_int (y, channel_crc (w, done, 1));
-      g_free (want);
+      check_clipped_prefix (w, done, dst + 1, c, y);
       converted++;
     }
     fail_unless_equals_int (dst[0], 0xa5);
@@ -346,10 +364,10 @@ GST_START_TEST (test_packed_clip_crc)
   for (iter = 0; iter < 400; iter++) {
     /* every length up to 16 groups, then up to a 2048-pixel line */
     guint n = iter < 64 ? iter * 4 : (guint) g_rand_int_range (r, 1, 1025) * 4;
-    gsize bytes = (gsize) n * 10 / 8, done, i;
-    guint8 *src, *dst = g_malloc (bytes + 2), *want;
+    gsize bytes = (gsize) n * 10 / 8, done;
+    guint8 *src, *dst = g_malloc (bytes + 2);
     guint32 c = 0xdeadbeef, y = 0xdeadbeef;
-    gboolean clipped, had = FALSE;
+    gboolean clipped;
 
     /* mostly reserved values: this is the path for rows that have them */
     random_words (r, w, n, iter % 2 ? 0 : 2);
@@ -359,19 +377,8 @@ GST_START_TEST (test_packed_clip_crc)
     fail_unless (done % 20 == 0 && done <= bytes, "done %" G_GSIZE_FORMAT
         " of %" G_GSIZE_FORMAT, done, bytes);
     if (done > 0) {
-      guint nw = (guint) (done * 8 / 10);
-
-      for (i = 0; i < nw; i++) {
-        had |= w[i] != clip (w[i]);
-        w[i] = clip (w[i]);
-      }
-      fail_unless_equals_int (clipped, had);
-      want = pack_exact (w, nw);
-      fail_unless (memcmp (dst + 1, want, done) == 0,
-          "%u words: packed bytes differ", n);
-      fail_unless_equals_int (c, channel_crc (w, nw, 0));
-      fail_unless_equals_int (y, channel_crc (w, nw, 1));
-      g_free (want);
+      fail_unless_equals_int (clipped, check_clipped_prefix (w,
+              (guint) (done * 8 / 10), dst + 1, c, y));
       converted++;
     }
     fail_unless_equals_int (dst[0], 0xa5);
