@@ -170,6 +170,7 @@ struct _GstSt2022Src
   GstSt2022SrcSlot slots[N_SLOTS];
   GstBuffer *prev;              /* last finished frame: concealment source */
   gint64 last_rx_mono;          /* last valid datagram of the locked stream */
+  guint64 rx_dropped_told;      /* transport drops told to the lock */
   gint64 start_mono;
   guint in_progress;            /* frames begun and not ended */
   gboolean had_signal, signal_lost;
@@ -1063,6 +1064,18 @@ gst_st2022_src_rx_thread (gpointer data)
         &err);
     if (n < 0)
       goto receive_failed;
+    if (n > 0) {
+      VmiTransportStats ts;
+
+      /* drops the transport learnt of with this burst explain a jump in
+       * the stream: the lock takes it without a confirming run */
+      vmi_transport_get_stats (self->t, &ts);
+      if (ts.rx_dropped > self->rx_dropped_told) {
+        st2022_stream_lock_note_dropped (self->lock_gate,
+            ts.rx_dropped - self->rx_dropped_told);
+        self->rx_dropped_told = ts.rx_dropped;
+      }
+    }
 
     GST_OBJECT_LOCK (self);
     clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
@@ -1203,6 +1216,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->depay = st2022_depacketizer_new (&depay_callbacks, self);
   st2022_depacketizer_set_payload_type (self->depay, pt ? (gint) pt : -1);
   self->lock_gate = st2022_stream_lock_new (confirm);
+  self->rx_dropped_told = 0;
   st2022_stream_lock_set_filter (self->lock_gate, pt ? (gint) pt : -1,
       ssrc != G_MAXUINT, ssrc);
   self->fmt = NULL;

@@ -29,6 +29,9 @@ struct _St2022StreamLock
   gboolean locked;
   StreamId cur;
   guint16 high;                 /* highest sequence number accepted */
+  /* datagrams the transport said it dropped that no jump of the locked
+   * stream has accounted for yet */
+  guint64 dropped;
 
   /* the run of datagrams that may be a new stream */
   StreamId run;
@@ -169,14 +172,24 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
     return candidate (l, data, len, hdr, ST2022_LOCK_FOREIGN);
 
   d = (gint16) (hdr->seq - l->high);
-  if (d < -ST2022_LOCK_WINDOW_BEHIND || d > ST2022_LOCK_WINDOW_AHEAD)
+  if (d < -ST2022_LOCK_WINDOW_BEHIND || (d > ST2022_LOCK_WINDOW_AHEAD
+          && (guint64) (d - 1) > l->dropped))
     return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
 
-  /* the locked stream goes on: whatever run was building was strays */
+  /* the locked stream goes on (past a gap the transport's drops explain,
+   * if any): whatever run was building was strays */
   l->run_len = 0;
-  if (d > 0)
+  if (d > 0) {
     l->high = hdr->seq;
+    l->dropped -= MIN (l->dropped, (guint64) (d - 1));
+  }
   return ST2022_LOCK_ACCEPT;
+}
+
+void
+st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n)
+{
+  l->dropped += n;
 }
 
 guint
@@ -205,6 +218,7 @@ st2022_stream_lock_reset (St2022StreamLock * l)
 {
   l->locked = FALSE;
   l->run_len = 0;
+  l->dropped = 0;
 }
 
 gboolean

@@ -8,7 +8,8 @@
  * (SSRC, payload type, format, and sequence numbers near the highest seen),
  * so a stray datagram never reaches (and never ends) the frame being
  * assembled.  A genuine change (a sender restart with a new SSRC or sequence,
- * a format change, a burst loss beyond the window) is a run of @confirm
+ * a format change, a burst loss beyond the window that the transport did
+ * not report) is a run of @confirm
  * consecutive, mutually consistent datagrams that are not the locked stream
  * and that the locked stream does not interrupt; the lock then moves to it and
  * hands the run back (copies kept by the lock) so the new stream loses
@@ -70,6 +71,14 @@ void st2022_stream_lock_set_filter (St2022StreamLock * l, gint payload_type,
 /* Judges one datagram, filling @hdr when it parses. */
 St2022LockVerdict st2022_stream_lock_push (St2022StreamLock * l,
     const guint8 * data, gsize len, St2022Header * hdr);
+
+/* The transport dropped @n more datagrams before they could be read (a
+ * full receive queue, SO_RXQ_OVFL; a NIC's missed count).  A jump ahead in
+ * the locked stream beyond the window that those drops explain is the
+ * stream going on, accepted at once rather than confirmed like a new
+ * stream: under overload the drops come in bursts, and a second burst
+ * inside the confirming run would cost the run's datagrams too. */
+void st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n);
 
 /* After RELOCK: the run that confirmed the new stream, oldest first (@i <
  * the returned count); valid until the next push. */

@@ -173,6 +173,57 @@ GST_START_TEST (test_lock_relock)
 
 GST_END_TEST;
 
+/* Drops the transport reported explain a jump of the locked stream, which
+ * is then taken at once, up to as many as were dropped; what they do not
+ * explain still needs a confirming run. */
+GST_START_TEST (test_lock_reported_drops)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (4);
+  guint i;
+
+  fail_unless_equals_int (push (l, f, 7, 98, 1000), ST2022_LOCK_ACCEPT);
+  /* 499 dropped: the jump to 1500 is exactly them */
+  st2022_stream_lock_note_dropped (l, 499);
+  fail_unless_equals_int (push (l, f, 7, 98, 1500), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98, 1501), ST2022_LOCK_ACCEPT);
+  /* all used up: the next jump is out of the window again */
+  fail_unless_equals_int (push (l, f, 7, 98, 1700),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  check_stats (l, 0, 1, 1);
+  /* the locked stream goes on: that one was a stray */
+  fail_unless_equals_int (push (l, f, 7, 98, 1502), ST2022_LOCK_ACCEPT);
+  /* 100 dropped do not explain a jump of 300 ... */
+  st2022_stream_lock_note_dropped (l, 100);
+  fail_unless_equals_int (push (l, f, 7, 98, 1802),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  /* ... small gaps in the window use them up too (20 + 30 here: 50
+   * left), so 248 more do not explain a jump of 300 (299 missing) ... */
+  fail_unless_equals_int (push (l, f, 7, 98, 1523), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98, 1554), ST2022_LOCK_ACCEPT);
+  st2022_stream_lock_note_dropped (l, 248);
+  fail_unless_equals_int (push (l, f, 7, 98, 1854),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  /* ... and one more does */
+  st2022_stream_lock_note_dropped (l, 1);
+  fail_unless_equals_int (push (l, f, 7, 98, 1854), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98, 1855), ST2022_LOCK_ACCEPT);
+  check_stats (l, 0, 3, 1);
+  /* another SSRC is never explained by drops */
+  st2022_stream_lock_note_dropped (l, 10000);
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (push (l, f, 8, 98, 4000 + i),
+        ST2022_LOCK_FOREIGN);
+  /* a reset forgets them */
+  st2022_stream_lock_reset (l);
+  fail_unless_equals_int (push (l, f, 7, 98, 5000), ST2022_LOCK_ACCEPT);
+  fail_unless_equals_int (push (l, f, 7, 98, 5100),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_lock_filters)
 {
   const St2022Format *f = st2022_format_get (0);
@@ -249,6 +300,7 @@ st2022_lock_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_lock_strays);
   tcase_add_test (tc, test_lock_relock);
+  tcase_add_test (tc, test_lock_reported_drops);
   tcase_add_test (tc, test_lock_filters);
   tcase_add_test (tc, test_depacketizer_continues);
   return s;
