@@ -166,7 +166,24 @@ typedef struct
   GByteArray *audio_in, *audio_out;
   guint video_frames;
   guint corrupted;
+  /* frames st2022src dropped for a slow consumer (its QoS messages): a
+   * starved machine, not a defect; the round trip is run again */
+  guint dropped;
 } Trip;
+
+static GstBusSyncReply
+rx_bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  Trip *t = user_data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS) {
+    g_mutex_lock (&t->lock);
+    t->dropped++;
+    g_cond_broadcast (&t->cond);
+    g_mutex_unlock (&t->lock);
+  }
+  return GST_BUS_PASS;
+}
 
 static GstPadProbeReturn
 sent_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -310,6 +327,9 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
   rx = gst_parse_launch (desc, NULL);
   g_free (desc);
   fail_unless (rx != NULL);
+  bus = gst_element_get_bus (rx);
+  gst_bus_set_sync_handler (bus, rx_bus_sync, t, NULL);
+  gst_object_unref (bus);
   connect_sink (rx, "v", on_video, t);
   if (channels)
     connect_sink (rx, "a", on_audio_out, t);
@@ -361,8 +381,8 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
    * deliver it (a bound, not a measurement) */
   end = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
   g_mutex_lock (&t->lock);
-  while ((t->video_frames < frames || t->audio_out->len <
-          audio_samples * channels * 4)
+  while ((t->video_frames + t->dropped < frames || (t->dropped == 0 &&
+              t->audio_out->len < audio_samples * channels * 4))
       && g_cond_wait_until (&t->cond, &t->lock, end));
   g_mutex_unlock (&t->lock);
   *src_stats = get_stats (rx, "src");
@@ -372,6 +392,32 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
   gst_object_unref (rx);
 }
 
+/* round_trip() until st2022src dropped no frame for a slow consumer (at
+ * most three times, saying why it runs again): on a starved machine the
+ * receiver serves the newest frames by design, and this test is about what
+ * the frames carry */
+static void
+round_trip_whole (Trip * t, const gchar * fmt_caps, guint frames,
+    guint channels, guint64 audio_samples, GstStructure ** sink_stats,
+    GstStructure ** src_stats)
+{
+  guint attempt;
+
+  for (attempt = 1;; attempt++) {
+    trip_init (t);
+    round_trip (t, fmt_caps, frames, channels, audio_samples, sink_stats,
+        src_stats);
+    if (t->dropped == 0 || attempt == 3)
+      return;
+    g_printerr ("note: st2022src dropped %u of %u frames for a slow "
+        "consumer (the machine is starved): running the round trip "
+        "again\n", t->dropped, frames);
+    gst_structure_free (*sink_stats);
+    gst_structure_free (*src_stats);
+    trip_clear (t);
+  }
+}
+
 GST_START_TEST (test_timecode_round_trip)
 {
   Trip t;
@@ -379,9 +425,9 @@ GST_START_TEST (test_timecode_round_trip)
   guint i;
   const guint N = 30;
 
-  trip_init (&t);
-  round_trip (&t, "video/x-raw,format=UYVP,width=1280,height=720,"
+  round_trip_whole (&t, "video/x-raw,format=UYVP,width=1280,height=720,"
       "framerate=50/1", N, 0, 0, &ss, &rs);
+  fail_unless_equals_int (t.dropped, 0);
   fail_unless_equals_int (t.sent_tc->len, N);
   fail_unless_equals_int (t.got_tc->len, N);
   fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
@@ -436,10 +482,18 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
       "height=720,framerate=%d/%d", fps_n, fps_d);
   const guint32 *in, *out;
 
-  trip_init (&t);
-  round_trip (&t, caps, N, channels, total, &ss, &rs);
+  round_trip_whole (&t, caps, N, channels, total, &ss, &rs);
   g_free (caps);
-  fail_unless_equals_int (t.video_frames, N);
+  {
+    gchar *rstr = gst_structure_to_string (rs);
+    gchar *sstr = gst_structure_to_string (ss);
+
+    fail_unless (t.video_frames == N, "%u of %u frames came out (%u "
+        "dropped for a slow consumer); receiver %s; sender %s",
+        t.video_frames, N, t.dropped, rstr, sstr);
+    g_free (rstr);
+    g_free (sstr);
+  }
   fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
   /* the receiver gives exactly what the frames carried */
   fail_unless_equals_uint64 (t.audio_out->len, total * channels * 4);
