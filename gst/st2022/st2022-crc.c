@@ -43,7 +43,10 @@
  * table indexed by the distance from the end of the run) and the 57-bit
  * products are XORed: every block is independent.  One reduction per run,
  * by the 10-bit tables, ends it.  The AVX2 path does the same with 15-byte
- * groups and 60-bit chunks (a third fewer multiplies, see there).
+ * groups and 60-bit chunks (a third fewer multiplies, see there).  Where
+ * the CPU has AVX-512 VBMI and GFNI, the chunks are cut straight from the
+ * packed bytes with no 16-bit lanes at all (1.5x the AVX2 path, see
+ * there); that is the path picked first.
  *
  * Clip.  A row that holds a reserved value is copied with every word
  * clamped to 4..1019 and re-packed, CRC as above (st2022_packed_clip_crc()
@@ -78,7 +81,12 @@ static gboolean crc_legal_clmul128 (guint8 * dst, const guint8 * p,
     gsize bytes, guint32 * crc_c, guint32 * crc_y);
 static gboolean crc_legal_clmul256 (guint8 * dst, const guint8 * p,
     gsize bytes, guint32 * crc_c, guint32 * crc_y);
+static gboolean crc_legal_vbmi (guint8 * dst, const guint8 * p,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y);
+static gboolean have_vbmi_path (void);
 #endif
+/* the AVX2 + VPCLMULQDQ clip and v210 paths: whether this CPU runs them */
+static gboolean use_avx2_clip = FALSE;
 
 /* 5 bytes, big-endian number <-> little-endian (byte k at bits 8k..8k+7) */
 static inline guint64
@@ -254,8 +262,12 @@ st2022_crc_packed_init (void)
 #ifdef HAVE_CLMUL_PATH
     clmul_init ();
     clmul60_init ();
-    if (__builtin_cpu_supports ("avx2") &&
-        __builtin_cpu_supports ("vpclmulqdq")) {
+    use_avx2_clip = __builtin_cpu_supports ("avx2") &&
+        __builtin_cpu_supports ("vpclmulqdq");
+    if (have_vbmi_path ()) {
+      crc_legal_impl = crc_legal_vbmi;
+      crc_legal_name = "avx512vbmi+gfni+vpclmulqdq";
+    } else if (use_avx2_clip) {
       crc_legal_impl = crc_legal_clmul256;
       crc_legal_name = "avx2+vpclmulqdq";
     } else if (__builtin_cpu_supports ("sse4.1") &&
@@ -375,6 +387,9 @@ crc_legal_scalar (guint8 * dst, const guint8 * p, gsize bytes,
  * coefficient of x^(17-b)), twice (one per channel): the constant of
  * chunk k of an m-chunk run is pair MAX_CHUNKS - m + k */
 static guint64 clmul_k[MAX_CHUNKS][2] __attribute__ ((aligned (32)));
+/* the same with the second of each pair times x^40, for the AVX-512 path
+ * (its Y chunks sit 24 bits up, so their products land at bit 64) */
+static guint64 clmul_k40[MAX_CHUNKS][2] __attribute__ ((aligned (64)));
 
 static void
 clmul_init (void)
@@ -384,6 +399,8 @@ clmul_init (void)
 
   for (i = MAX_CHUNKS - 1; i >= 0; i--) {
     clmul_k[i][0] = clmul_k[i][1] = k;
+    clmul_k40[i][0] = k;
+    clmul_k40[i][1] = (guint64) k << 40;
     /* times x^40: 40 zero bits through the register */
     k = crc_serial_word (crc_serial_word (crc_serial_word (crc_serial_word
                 (k, 0), 0), 0), 0);
@@ -706,6 +723,166 @@ crc_legal_clmul256 (guint8 * dst, const guint8 * p, gsize bytes,
   return crc_legal_avx2_body (NULL, p, bytes, crc_c, crc_y, FALSE);
 }
 
+/* ---- AVX-512 VBMI + GFNI + VPCLMULQDQ: chunks straight from the bytes ----
+ *
+ * The paths above spend most of their time moving each word to a 16-bit
+ * lane and back into a chunk.  VPMULTISHIFTQB takes any 8 consecutive bits
+ * of a qword into each byte, so the 40-bit chunks are cut straight out of
+ * the packed bytes: VPERMB puts, per 10-byte block, the 8 bytes that hold
+ * the C words (bytes 0-3, 5-8) in one qword and the 8 that hold the Y
+ * words (1-4, 6-9) in the next, both reversed, so that each qword is a
+ * big-endian number in which every word's 10 bits lie together, highest
+ * bit first (C words at bits 54, 34, 22, 2; Y at 52, 32, 20, 0).  A chunk
+ * byte that straddles two words takes its low bits from one multishift and
+ * its high bits from a second (a bit select joins them); bytes outside the
+ * chunk are zeroed by the multishifts' masks.  The Y chunk is cut 24 bits
+ * up and its constant is shifted by 40, so that its product lands at bit
+ * 64 and one accumulator holds both channels (C in the low qword, Y in the
+ * high).  The check takes each word's top 8 bits to a byte (a third
+ * multishift): a word is reserved exactly when those are all equal, i.e.
+ * when b ^ rotl (b, 1) is 0, one GF2P8AFFINEQB; a running unsigned minimum
+ * keeps any 0.  Four blocks (40 bytes, 32 words) per 512-bit step, masked
+ * loads and stores at the end of the row, so nothing outside it is read
+ * or written. */
+
+#define VBMI_TARGET "avx512f,avx512bw,avx512vl,avx512vbmi,gfni,vpclmulqdq," \
+  "avx2,sse4.1,pclmul"
+
+static gboolean
+have_vbmi_path (void)
+{
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("avx512f") &&
+      __builtin_cpu_supports ("avx512bw") &&
+      __builtin_cpu_supports ("avx512vl") &&
+      __builtin_cpu_supports ("avx512vbmi") &&
+      __builtin_cpu_supports ("gfni") &&
+      __builtin_cpu_supports ("vpclmulqdq");
+}
+
+/* per 16-byte lane (block b at byte 10 b of the step): the C qword, then
+ * the Y qword, each from its last byte to its first */
+#define VBMI_PERM(b) 10 * b + 8, 10 * b + 7, 10 * b + 6, 10 * b + 5, \
+  10 * b + 3, 10 * b + 2, 10 * b + 1, 10 * b + 0, \
+  10 * b + 9, 10 * b + 8, 10 * b + 7, 10 * b + 6, \
+  10 * b + 4, 10 * b + 3, 10 * b + 2, 10 * b + 1
+/* chunk bytes: A gives each byte's low part (the word it starts in), B the
+ * high part of the bytes that straddle two words; Y's are 3 bytes up */
+#define VBMI_CTL_A 54, 62, 40, 26, 4, 0, 0, 0, 0, 0, 0, 52, 60, 38, 24, 2
+#define VBMI_CTL_B 0, 32, 18, 60, 0, 0, 0, 0, 0, 0, 0, 0, 30, 16, 58, 0
+/* each word's top 8 bits */
+#define VBMI_CTL_TOP 56, 36, 24, 4, 56, 36, 24, 4, 54, 34, 22, 2, 54, 34, 22, 2
+
+/* one step: up to 4 blocks in @v (the bytes past them 0), @kk their
+ * constants; @lanes: which lanes' check bytes count */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline void
+vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
+    __m512i * lowest)
+{
+  static const guint8 perm_b[64] __attribute__ ((aligned (64))) = {
+    VBMI_PERM (0), VBMI_PERM (1), VBMI_PERM (2), VBMI_PERM (3)
+  };
+  static const guint8 ctl_a[64] __attribute__ ((aligned (64))) = {
+    VBMI_CTL_A, VBMI_CTL_A, VBMI_CTL_A, VBMI_CTL_A
+  };
+  static const guint8 ctl_b[64] __attribute__ ((aligned (64))) = {
+    VBMI_CTL_B, VBMI_CTL_B, VBMI_CTL_B, VBMI_CTL_B
+  };
+  static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
+    VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
+  };
+  /* per lane: C bytes 0-4, Y bytes 11-15 (A); C 1-3, Y 12-14 (B) */
+  const __mmask64 mask_a = 0xf81ff81ff81ff81full;
+  const __mmask64 mask_b = 0x700e700e700e700eull;
+  /* the bits A gives (1) and B gives (0): C qword, Y qword */
+  const __m512i sel = _mm512_set_epi64 ((gint64) 0xff3f0f03ff000000ull,
+      0xff3f0f03ffll, (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll,
+      (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll,
+      (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll);
+  /* GF2P8AFFINEQB matrix of b ^ rotl (b, 1): byte 7 - i is the row of
+   * result bit i, bits i and i - 1 (mod 8) */
+  const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
+  __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+          perm_b), v);
+  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
+      (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
+  /* select: (sel ? A : B) */
+  __m512i d = _mm512_ternarylogic_epi64 (_mm512_maskz_multishift_epi64_epi8
+      (mask_a, _mm512_load_si512 ((const void *) ctl_a), x),
+      _mm512_maskz_multishift_epi64_epi8 (mask_b,
+          _mm512_load_si512 ((const void *) ctl_b), x), sel, 0xe4);
+
+  *lowest = _mm512_mask_min_epu8 (*lowest, lanes, *lowest, top);
+  /* acc ^= C products ^ Y products */
+  *acc = _mm512_ternarylogic_epi64 (*acc, _mm512_clmulepi64_epi128 (d, kk,
+          0x00), _mm512_clmulepi64_epi128 (d, kk, 0x11), 0x96);
+}
+
+__attribute__ ((target (VBMI_TARGET)))
+static gboolean
+crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y)
+{
+  gsize m = bytes / BLOCK, i = 0, n;
+  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  __m512i acc = _mm512_setzero_si512 ();
+  __m512i lowest = _mm512_set1_epi8 (-1);
+  __m128i acc128;
+  guint32 c, y;
+  gboolean ok;
+
+  if (m > MAX_CHUNKS)
+    return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
+  /* whole steps whose 64-byte load stays inside the row; the copy's
+   * 64-byte stores rewrite the next step's bytes with the same values */
+  for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
+    __m512i v = _mm512_loadu_si512 ((const void *) (p + i * BLOCK));
+
+    if (dst)
+      _mm512_storeu_si512 ((void *) (dst + i * BLOCK), v);
+    vbmi_step (v, _mm512_loadu_si512 ((const void *) (k + i)), ~0ull, &acc,
+        &lowest);
+  }
+  /* the rest of the blocks, masked: no byte past the row is read or
+   * written, missing lanes get constant 0 and no check */
+  for (; i < m; i += n) {
+    __mmask64 bm;
+    __m512i v;
+
+    n = MIN (m - i, 4);
+    bm = (1ull << (n * BLOCK)) - 1;
+    v = _mm512_maskz_loadu_epi8 (bm, (const void *) (p + i * BLOCK));
+    if (dst)
+      _mm512_mask_storeu_epi8 ((void *) (dst + i * BLOCK), bm, v);
+    vbmi_step (v, _mm512_maskz_loadu_epi64 ((__mmask8) ((1u << (2 * n)) - 1),
+            (const void *) (k + i)), n == 4 ? ~0ull : (1ull << (16 * n)) - 1,
+        &acc, &lowest);
+  }
+  acc128 = _mm_xor_si128 (_mm_xor_si128 (_mm512_castsi512_si128 (acc),
+          _mm512_extracti32x4_epi32 (acc, 1)),
+      _mm_xor_si128 (_mm512_extracti32x4_epi32 (acc, 2),
+          _mm512_extracti32x4_epi32 (acc, 3)));
+  c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (acc128));
+  y = clmul_reduce ((guint64) _mm_extract_epi64 (acc128, 1));
+  ok = _mm512_cmpeq_epi8_mask (lowest, _mm512_setzero_si512 ()) == 0;
+  if (bytes % BLOCK >= 5) {
+    /* a trailing 4-word group */
+    const guint8 *q = p + m * BLOCK;
+    guint16 w[4];
+
+    if (dst)
+      memcpy (dst + m * BLOCK, q, 5);
+    st2022_unpack_words (q, w, 4);
+    c = ST2022_CRC_2WORDS (c, w[0], w[2]);
+    y = ST2022_CRC_2WORDS (y, w[1], w[3]);
+    ok = ok && legal_groups (q, q + 5);
+  }
+  *crc_c = c;
+  *crc_y = y;
+  return ok;
+}
+
 /* ---- v210 → packed words, clipped, with the CRC ---- */
 
 /* Words of 8-word units of a v210 row into 16-bit lanes: unit u starts at
@@ -889,7 +1066,7 @@ st2022_packed_clip_crc (guint8 * dst, const guint8 * src, gsize bytes,
 {
   *clipped = FALSE;
 #ifdef HAVE_CLMUL_PATH
-  if (crc_legal_impl == crc_legal_clmul256)
+  if (use_avx2_clip)
     return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
 #endif
   return 0;
@@ -926,6 +1103,10 @@ st2022_crc_legal_packed_impl (guint impl, guint8 * dst, const guint8 * p,
           !__builtin_cpu_supports ("avx2"))
         return -1;
       return crc_legal_clmul256 (dst, p, bytes, crc_c, crc_y);
+    case 3:
+      if (!have_vbmi_path ())
+        return -1;
+      return crc_legal_vbmi (dst, p, bytes, crc_c, crc_y);
 #endif
     case 0:
       return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
@@ -945,7 +1126,7 @@ st2022_v210_pack_crc (guint8 * dst, const guint8 * src, gsize src_bytes,
     guint n_words, guint32 * crc_c, guint32 * crc_y)
 {
 #ifdef HAVE_CLMUL_PATH
-  if (crc_legal_impl == crc_legal_clmul256)
+  if (use_avx2_clip)
     return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
 #endif
   return 0;

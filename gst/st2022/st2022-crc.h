@@ -54,7 +54,8 @@ gboolean st2022_crc_legal_copy_packed (guint8 * dst, const guint8 * src,
 
 /* Either of the above (copying unless @dst is NULL) with one
  * implementation forced, for the tests and benchmarks: 0 scalar (tables +
- * SWAR check, the reference), 1 SSE4.1 + PCLMULQDQ, 2 AVX2 + VPCLMULQDQ.
+ * SWAR check, the reference), 1 SSE4.1 + PCLMULQDQ, 2 AVX2 + VPCLMULQDQ,
+ * 3 AVX-512 VBMI + GFNI + VPCLMULQDQ.
  * Returns TRUE/FALSE as above, or -1 if this CPU or build lacks @impl. */
 gint st2022_crc_legal_packed_impl (guint impl, guint8 * dst,
     const guint8 * p, gsize bytes, guint32 * crc_c, guint32 * crc_y);

@@ -101,7 +101,7 @@ random_words (GRand * r, guint16 * w, guint n, guint kind)
 /* every implementation of the one-pass CRC + check this CPU has gives the
  * reference's CRCs and legality (the vector ones are skipped, and say so,
  * where the CPU lacks them; the dispatched one always runs) */
-static guint impls_run[3];
+static guint impls_run[4];
 
 static void
 check_crc_legal_impls (const guint8 * p, gsize bytes, guint32 rc, guint32 ry,
@@ -113,20 +113,20 @@ check_crc_legal_impls (const guint8 * p, gsize bytes, guint32 rc, guint32 ry,
   /* the copy goes to an exact-size buffer between two guard bytes */
   guint8 *copy = g_malloc (bytes + 2);
 
-  for (impl = 0; impl < 6; impl++) {
-    gboolean copying = impl >= 3;
+  for (impl = 0; impl < 8; impl++) {
+    gboolean copying = impl >= 4;
     gint got;
 
     c = y = 0xdeadbeef;
     memset (copy, 0xa5, bytes + 2);
-    got = st2022_crc_legal_packed_impl (impl % 3, copying ? copy + 1 : NULL,
+    got = st2022_crc_legal_packed_impl (impl % 4, copying ? copy + 1 : NULL,
         p, bytes, &c, &y);
     if (got < 0)
       continue;
-    impls_run[impl % 3]++;
+    impls_run[impl % 4]++;
     if (c != rc || y != ry || got != legal)
       fail ("impl %u%s, %" G_GSIZE_FORMAT " bytes: crc %05x/%05x legal %d, "
-          "reference %05x/%05x legal %d", impl % 3, copying ? " copy" : "",
+          "reference %05x/%05x legal %d", impl % 4, copying ? " copy" : "",
           bytes, c, y, got, rc, ry, legal);
     fail_unless_equals_int (copy[0], 0xa5);
     fail_unless_equals_int (copy[bytes + 1], 0xa5);
@@ -204,10 +204,14 @@ GST_START_TEST (test_crc_packed_vs_reference)
   fail_unless_equals_int (mismatches, 0);
   /* the scalar reference always runs; say which vector code did */
   fail_unless_equals_int (impls_run[0], 2400);
-  GST_INFO ("one-pass CRC: dispatched %s; runs scalar %u sse4.1 %u avx2 %u",
-      st2022_crc_impl_name (), impls_run[0], impls_run[1], impls_run[2]);
+  GST_INFO ("one-pass CRC: dispatched %s; runs scalar %u sse4.1 %u avx2 %u "
+      "avx512 %u", st2022_crc_impl_name (), impls_run[0], impls_run[1],
+      impls_run[2], impls_run[3]);
   if (impls_run[2] == 0)
     g_printerr ("note: no AVX2+VPCLMULQDQ on this CPU, that code untested\n");
+  if (impls_run[3] == 0)
+    g_printerr ("note: no AVX-512 VBMI+GFNI+VPCLMULQDQ on this CPU, that "
+        "code untested\n");
   g_free (w0);
   g_free (w1);
   g_rand_free (r);
@@ -216,7 +220,7 @@ GST_START_TEST (test_crc_packed_vs_reference)
 GST_END_TEST;
 
 /* every reserved value at every word position of a block (and the legal
- * neighbours 4 and 1019) is found by both implementations */
+ * neighbours 4 and 1019) is found by every implementation */
 GST_START_TEST (test_legal_each_position)
 {
   guint16 w[24];
@@ -236,6 +240,9 @@ GST_START_TEST (test_legal_each_position)
       if (st2022_packed_legal (p, 30) != want ||
           st2022_packed_legal_portable (p, 30) != want)
         fail ("word %u = %u: legal should be %d", pos, v, want);
+      /* and by every one-pass CRC + check */
+      check_crc_legal_impls (p, 30, channel_crc (w, 24, 0),
+          channel_crc (w, 24, 1), want);
       g_free (p);
     }
   }
