@@ -84,6 +84,7 @@ static gboolean crc_legal_clmul256 (guint8 * dst, const guint8 * p,
 static gboolean crc_legal_vbmi (guint8 * dst, const guint8 * p,
     gsize bytes, guint32 * crc_c, guint32 * crc_y);
 static gboolean have_vbmi_path (void);
+static void vbmi_init (void);
 #endif
 /* the AVX2 + VPCLMULQDQ clip and v210 paths: whether this CPU runs them */
 static gboolean use_avx2_clip = FALSE;
@@ -262,6 +263,7 @@ st2022_crc_packed_init (void)
 #ifdef HAVE_CLMUL_PATH
     clmul_init ();
     clmul60_init ();
+    vbmi_init ();
     use_avx2_clip = __builtin_cpu_supports ("avx2") &&
         __builtin_cpu_supports ("vpclmulqdq");
     if (have_vbmi_path ()) {
@@ -773,24 +775,53 @@ have_vbmi_path (void)
 /* each word's top 8 bits */
 #define VBMI_CTL_TOP 56, 36, 24, 4, 56, 36, 24, 4, 54, 34, 22, 2, 54, 34, 22, 2
 
-/* one step: up to 4 blocks in @v (the bytes past them 0), @kk their
- * constants; @lanes: which lanes' check bytes count */
-__attribute__ ((target (VBMI_TARGET), always_inline))
-static inline void
-vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
-    __m512i * lowest)
+/* VPERMB indices, built by vbmi_init(): the chunk qwords from packed
+ * bytes (VBMI_PERM); the same from the clip path's 40-bit numbers (one
+ * per 4 words, low 40 bits of a qword); those numbers to packed bytes;
+ * and packed bytes to big-endian 16-bit word lanes, with each lane's
+ * right shift */
+static guint8 vbmi_perm[64] __attribute__ ((aligned (64)));
+static guint8 vbmi_perm_num[64] __attribute__ ((aligned (64)));
+static guint8 vbmi_pack[64] __attribute__ ((aligned (64)));
+static guint8 vbmi_unpack[64] __attribute__ ((aligned (64)));
+static guint16 vbmi_unshift[32] __attribute__ ((aligned (64)));
+
+static void
+vbmi_init (void)
 {
-  static const guint8 perm_b[64] __attribute__ ((aligned (64))) = {
+  static const guint8 perm[64] = {
     VBMI_PERM (0), VBMI_PERM (1), VBMI_PERM (2), VBMI_PERM (3)
   };
+  guint i;
+
+  for (i = 0; i < 64; i++) {
+    /* packed byte s is byte 4 - s % 5 of number s / 5 */
+    vbmi_pack[i] = i < 40 ? 8 * (i / 5) + 4 - i % 5 : 0;
+    vbmi_perm[i] = perm[i];
+  }
+  for (i = 0; i < 64; i++)
+    vbmi_perm_num[i] = vbmi_pack[perm[i]];
+  for (i = 0; i < 32; i++) {
+    guint a = 10 * i / 8;
+
+    /* the word's two bytes, big-endian in the lane */
+    vbmi_unpack[2 * i] = a + 1;
+    vbmi_unpack[2 * i + 1] = a;
+    vbmi_unshift[i] = 6 - (10 * i - 8 * a);
+  }
+}
+
+/* the CRC chunks of chunk-source qwords @x (VBMI_PERM's layout) times
+ * their constants @kk, into @acc */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline void
+vbmi_chunks (__m512i x, __m512i kk, __m512i * acc)
+{
   static const guint8 ctl_a[64] __attribute__ ((aligned (64))) = {
     VBMI_CTL_A, VBMI_CTL_A, VBMI_CTL_A, VBMI_CTL_A
   };
   static const guint8 ctl_b[64] __attribute__ ((aligned (64))) = {
     VBMI_CTL_B, VBMI_CTL_B, VBMI_CTL_B, VBMI_CTL_B
-  };
-  static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
-    VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
   };
   /* per lane: C bytes 0-4, Y bytes 11-15 (A); C 1-3, Y 12-14 (B) */
   const __mmask64 mask_a = 0xf81ff81ff81ff81full;
@@ -800,23 +831,51 @@ vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
       0xff3f0f03ffll, (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll,
       (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll,
       (gint64) 0xff3f0f03ff000000ull, 0xff3f0f03ffll);
-  /* GF2P8AFFINEQB matrix of b ^ rotl (b, 1): byte 7 - i is the row of
-   * result bit i, bits i and i - 1 (mod 8) */
-  const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
-  __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
-          perm_b), v);
-  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
-      (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
   /* select: (sel ? A : B) */
   __m512i d = _mm512_ternarylogic_epi64 (_mm512_maskz_multishift_epi64_epi8
       (mask_a, _mm512_load_si512 ((const void *) ctl_a), x),
       _mm512_maskz_multishift_epi64_epi8 (mask_b,
           _mm512_load_si512 ((const void *) ctl_b), x), sel, 0xe4);
 
-  *lowest = _mm512_mask_min_epu8 (*lowest, lanes, *lowest, top);
   /* acc ^= C products ^ Y products */
   *acc = _mm512_ternarylogic_epi64 (*acc, _mm512_clmulepi64_epi128 (d, kk,
           0x00), _mm512_clmulepi64_epi128 (d, kk, 0x11), 0x96);
+}
+
+/* one step: up to 4 blocks in @v (the bytes past them 0), @kk their
+ * constants; @lanes: which lanes' check bytes count */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline void
+vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
+    __m512i * lowest)
+{
+  static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
+    VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
+  };
+  /* GF2P8AFFINEQB matrix of b ^ rotl (b, 1): byte 7 - i is the row of
+   * result bit i, bits i and i - 1 (mod 8) */
+  const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
+  __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+          vbmi_perm), v);
+  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
+      (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
+
+  *lowest = _mm512_mask_min_epu8 (*lowest, lanes, *lowest, top);
+  vbmi_chunks (x, kk, acc);
+}
+
+/* the accumulator's C and Y registers */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline void
+vbmi_fold (__m512i acc, guint32 * c, guint32 * y)
+{
+  __m128i a = _mm_xor_si128 (_mm_xor_si128 (_mm512_castsi512_si128 (acc),
+          _mm512_extracti32x4_epi32 (acc, 1)),
+      _mm_xor_si128 (_mm512_extracti32x4_epi32 (acc, 2),
+          _mm512_extracti32x4_epi32 (acc, 3)));
+
+  *c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (a));
+  *y = clmul_reduce ((guint64) _mm_extract_epi64 (a, 1));
 }
 
 __attribute__ ((target (VBMI_TARGET)))
@@ -828,7 +887,6 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
   const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
   __m512i acc = _mm512_setzero_si512 ();
   __m512i lowest = _mm512_set1_epi8 (-1);
-  __m128i acc128;
   guint32 c, y;
   gboolean ok;
 
@@ -859,12 +917,7 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
             (const void *) (k + i)), n == 4 ? ~0ull : (1ull << (16 * n)) - 1,
         &acc, &lowest);
   }
-  acc128 = _mm_xor_si128 (_mm_xor_si128 (_mm512_castsi512_si128 (acc),
-          _mm512_extracti32x4_epi32 (acc, 1)),
-      _mm_xor_si128 (_mm512_extracti32x4_epi32 (acc, 2),
-          _mm512_extracti32x4_epi32 (acc, 3)));
-  c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (acc128));
-  y = clmul_reduce ((guint64) _mm_extract_epi64 (acc128, 1));
+  vbmi_fold (acc, &c, &y);
   ok = _mm512_cmpeq_epi8_mask (lowest, _mm512_setzero_si512 ()) == 0;
   if (bytes % BLOCK >= 5) {
     /* a trailing 4-word group */
@@ -881,6 +934,73 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
   *crc_c = c;
   *crc_y = y;
   return ok;
+}
+
+/* the clip path on AVX-512: a step's 32 words to 16-bit lanes (VPERMB,
+ * a per-lane shift), clamped, packed back as 40-bit numbers (a multiply-
+ * add and a bit select) and to bytes (VPERMB); the CRC chunks come from the
+ * numbers by one more VPERMB, as in the legal path */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline __m512i
+vbmi_clip_step (__m512i v, __m512i kk, __mmask32 lanes, __m512i * acc,
+    __mmask32 * changed)
+{
+  const __m512i pack_madd = _mm512_set1_epi32 (1 << 10 | 1 << 16);
+  const __m512i sel = _mm512_set1_epi64 (G_GUINT64_CONSTANT (0xfffff00000));
+  __m512i w = _mm512_and_si512 (_mm512_srlv_epi16 (_mm512_permutexvar_epi8
+          (_mm512_load_si512 ((const void *) vbmi_unpack), v),
+          _mm512_load_si512 ((const void *) vbmi_unshift)),
+      _mm512_set1_epi16 (0x3ff));
+  __m512i wc = _mm512_min_epu16 (_mm512_max_epu16 (w,
+          _mm512_set1_epi16 (ST2022_SAMPLE_MIN)),
+      _mm512_set1_epi16 (ST2022_SAMPLE_MAX));
+  /* word pairs: first * 1024 + second; then pairs' 20 bits side by side */
+  __m512i e = _mm512_madd_epi16 (wc, pack_madd);
+
+  *changed |= _mm512_mask_cmpneq_epi16_mask (lanes, w, wc);
+  e = _mm512_ternarylogic_epi64 (_mm512_slli_epi64 (e, 20),
+      _mm512_srli_epi64 (e, 32), sel, 0xe4);
+  vbmi_chunks (_mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+              vbmi_perm_num), e), kk, acc);
+  return _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+          vbmi_pack), e);
+}
+
+__attribute__ ((target (VBMI_TARGET)))
+static gsize
+packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
+    guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
+{
+  gsize m = bytes / BLOCK, i = 0, n;
+  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  __m512i acc = _mm512_setzero_si512 ();
+  __mmask32 changed = 0;
+
+  if (m == 0 || m > MAX_CHUNKS)
+    return 0;
+  for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
+    __m512i out = vbmi_clip_step (_mm512_loadu_si512 ((const void *) (src +
+                i * BLOCK)), _mm512_loadu_si512 ((const void *) (k + i)),
+        ~0u, &acc, &changed);
+
+    /* the 24 bytes past the step are the next step's to write */
+    _mm512_storeu_si512 ((void *) (dst + i * BLOCK), out);
+  }
+  for (; i < m; i += n) {
+    __mmask64 bm;
+    __m512i out;
+
+    n = MIN (m - i, 4);
+    bm = (1ull << (n * BLOCK)) - 1;
+    out = vbmi_clip_step (_mm512_maskz_loadu_epi8 (bm, (const void *) (src +
+                i * BLOCK)), _mm512_maskz_loadu_epi64 ((__mmask8) ((1u <<
+                    (2 * n)) - 1), (const void *) (k + i)),
+        (__mmask32) ((1ull << (8 * n)) - 1), &acc, &changed);
+    _mm512_mask_storeu_epi8 ((void *) (dst + i * BLOCK), bm, out);
+  }
+  vbmi_fold (acc, crc_c, crc_y);
+  *clipped = changed != 0;
+  return m * BLOCK;
 }
 
 /* ---- v210 → packed words, clipped, with the CRC ---- */
@@ -1066,12 +1186,35 @@ st2022_packed_clip_crc (guint8 * dst, const guint8 * src, gsize bytes,
 {
   *clipped = FALSE;
 #ifdef HAVE_CLMUL_PATH
+  if (crc_legal_impl == crc_legal_vbmi)
+    return packed_clip_crc_vbmi (dst, src, bytes, crc_c, crc_y, clipped);
   if (use_avx2_clip)
     return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
 #endif
   return 0;
 }
 
+
+gssize
+st2022_packed_clip_crc_impl (guint impl, guint8 * dst, const guint8 * src,
+    gsize bytes, guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
+{
+  *clipped = FALSE;
+  switch (impl) {
+#ifdef HAVE_CLMUL_PATH
+    case 2:
+      if (!use_avx2_clip)
+        return -1;
+      return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
+    case 3:
+      if (!have_vbmi_path ())
+        return -1;
+      return packed_clip_crc_vbmi (dst, src, bytes, crc_c, crc_y, clipped);
+#endif
+    default:
+      return -1;
+  }
+}
 
 gboolean
 st2022_crc_legal_packed (const guint8 * p, gsize bytes, guint32 * crc_c,

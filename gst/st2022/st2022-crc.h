@@ -73,13 +73,19 @@ guint st2022_v210_pack_crc (guint8 * dst, const guint8 * src,
 /* The same for packed words: the start of a row of @bytes packed bytes
  * (a multiple of 5) copied to @dst with each word clipped to 4..1019, and
  * both channels' CRC-18 of the clipped words (initial state 0).  Returns
- * how many bytes it did (a multiple of 20; 0 without AVX2 + VPCLMULQDQ),
+ * how many bytes it did (a multiple of 10; 0 without AVX2 + VPCLMULQDQ),
  * reading and writing only inside the row; the caller does the rest,
  * continuing from the CRCs.  The raster writer's path for rows that hold
  * a reserved value (test patterns made from 8-bit video often do).
  * @clipped: set to whether any word it did was reserved. */
 gsize st2022_packed_clip_crc (guint8 * dst, const guint8 * src,
     gsize bytes, guint32 * crc_c, guint32 * crc_y, gboolean * clipped);
+/* The same with one implementation forced, for the tests and benchmarks:
+ * 2 AVX2 + VPCLMULQDQ, 3 AVX-512 VBMI + GFNI + VPCLMULQDQ; -1 if this CPU
+ * or build lacks it. */
+gssize st2022_packed_clip_crc_impl (guint impl, guint8 * dst,
+    const guint8 * src, gsize bytes, guint32 * crc_c, guint32 * crc_y,
+    gboolean * clipped);
 
 G_END_DECLS
 

@@ -358,43 +358,57 @@ GST_START_TEST (test_v210_pack_crc)
 
 GST_END_TEST;
 
-/* the packed clip path: its prefix equals the clipped words packed, its
- * CRCs the reference's over that prefix, and it touches nothing outside
- * the exact-size source and the row's destination */
+/* the packed clip paths (each this CPU has, and the dispatched one): the
+ * prefix each did equals the clipped words packed, its CRCs the
+ * reference's over that prefix, and it touches nothing outside the
+ * exact-size source and the row's destination */
 GST_START_TEST (test_packed_clip_crc)
 {
   GRand *r = g_rand_new_with_seed (1019);
   guint16 *w = g_new (guint16, 4096);
-  guint iter, converted = 0;
+  guint iter, impl, converted[4] = { 0 };
 
   st2022_crc_packed_init ();
   for (iter = 0; iter < 400; iter++) {
     /* every length up to 16 groups, then up to a 2048-pixel line */
     guint n = iter < 64 ? iter * 4 : (guint) g_rand_int_range (r, 1, 1025) * 4;
-    gsize bytes = (gsize) n * 10 / 8, done;
+    gsize bytes = (gsize) n * 10 / 8;
     guint8 *src, *dst = g_malloc (bytes + 2);
-    guint32 c = 0xdeadbeef, y = 0xdeadbeef;
-    gboolean clipped;
 
     /* mostly reserved values: this is the path for rows that have them */
     random_words (r, w, n, iter % 2 ? 0 : 2);
     src = pack_exact (w, n);
-    memset (dst, 0xa5, bytes + 2);
-    done = st2022_packed_clip_crc (dst + 1, src, bytes, &c, &y, &clipped);
-    fail_unless (done % 20 == 0 && done <= bytes, "done %" G_GSIZE_FORMAT
-        " of %" G_GSIZE_FORMAT, done, bytes);
-    if (done > 0) {
-      fail_unless_equals_int (clipped, check_clipped_prefix (w,
-              (guint) (done * 8 / 10), dst + 1, c, y));
-      converted++;
+    /* 0: dispatched, 2: AVX2, 3: AVX-512 */
+    for (impl = 0; impl < 4; impl++) {
+      guint32 c = 0xdeadbeef, y = 0xdeadbeef;
+      gboolean clipped;
+      gssize done;
+
+      if (impl == 1)
+        continue;
+      memset (dst, 0xa5, bytes + 2);
+      done = impl == 0 ? (gssize) st2022_packed_clip_crc (dst + 1, src, bytes,
+          &c, &y, &clipped) : st2022_packed_clip_crc_impl (impl, dst + 1,
+          src, bytes, &c, &y, &clipped);
+      if (done < 0)
+        continue;
+      fail_unless (done % 10 == 0 && (gsize) done <= bytes, "impl %u: done %"
+          G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT, impl, done, bytes);
+      if (done > 0) {
+        fail_unless_equals_int (clipped, check_clipped_prefix (w,
+                (guint) (done * 8 / 10), dst + 1, c, y));
+        converted[impl]++;
+      }
+      fail_unless_equals_int (dst[0], 0xa5);
+      fail_unless_equals_int (dst[bytes + 1], 0xa5);
     }
-    fail_unless_equals_int (dst[0], 0xa5);
-    fail_unless_equals_int (dst[bytes + 1], 0xa5);
     g_free (src);
     g_free (dst);
   }
-  if (converted == 0)
+  if (converted[0] == 0)
     g_printerr ("note: no vector clip path on this CPU, nothing converted\n");
+  if (converted[3] == 0)
+    g_printerr ("note: no AVX-512 VBMI clip path on this CPU, untested\n");
   g_free (w);
   g_rand_free (r);
 }
