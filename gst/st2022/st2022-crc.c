@@ -85,6 +85,9 @@ static gboolean crc_legal_vbmi (guint8 * dst, const guint8 * p,
     gsize bytes, guint32 * crc_c, guint32 * crc_y);
 static gboolean have_vbmi_path (void);
 static void vbmi_init (void);
+static void vbmi_v210_init (void);
+static guint v210_pack_crc_vbmi (guint8 * dst, const guint8 * src,
+    gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
 #endif
 /* the AVX2 + VPCLMULQDQ clip and v210 paths: whether this CPU runs them */
 static gboolean use_avx2_clip = FALSE;
@@ -264,6 +267,7 @@ st2022_crc_packed_init (void)
     clmul_init ();
     clmul60_init ();
     vbmi_init ();
+    vbmi_v210_init ();
     use_avx2_clip = __builtin_cpu_supports ("avx2") &&
         __builtin_cpu_supports ("vpclmulqdq");
     if (have_vbmi_path ()) {
@@ -783,7 +787,7 @@ have_vbmi_path (void)
 static guint8 vbmi_perm[64] __attribute__ ((aligned (64)));
 static guint8 vbmi_perm_num[64] __attribute__ ((aligned (64)));
 static guint8 vbmi_pack[64] __attribute__ ((aligned (64)));
-static guint8 vbmi_unpack[64] __attribute__ ((aligned (64)));
+static guint8 vbmi_unpack_b[64] __attribute__ ((aligned (64)));
 static guint16 vbmi_unshift[32] __attribute__ ((aligned (64)));
 
 static void
@@ -805,8 +809,8 @@ vbmi_init (void)
     guint a = 10 * i / 8;
 
     /* the word's two bytes, big-endian in the lane */
-    vbmi_unpack[2 * i] = a + 1;
-    vbmi_unpack[2 * i + 1] = a;
+    vbmi_unpack_b[2 * i] = a + 1;
+    vbmi_unpack_b[2 * i + 1] = a;
     vbmi_unshift[i] = 6 - (10 * i - 8 * a);
   }
 }
@@ -936,34 +940,44 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
   return ok;
 }
 
-/* the clip path on AVX-512: a step's 32 words to 16-bit lanes (VPERMB,
- * a per-lane shift), clamped, packed back as 40-bit numbers (a multiply-
- * add and a bit select) and to bytes (VPERMB); the CRC chunks come from the
- * numbers by one more VPERMB, as in the legal path */
+/* The clip paths on AVX-512: 32 words in 16-bit lanes (@w, stream order)
+ * clamped, packed back as 40-bit numbers (a multiply-add and a bit
+ * select) and to bytes (VPERMB, returned); the CRC chunks come from the
+ * numbers by one more VPERMB, as in the legal path.  @changed: the lanes
+ * (of @lanes) the clamp changed. */
 __attribute__ ((target (VBMI_TARGET), always_inline))
 static inline __m512i
-vbmi_clip_step (__m512i v, __m512i kk, __mmask32 lanes, __m512i * acc,
+vbmi_pack_step (__m512i w, __m512i kk, __mmask32 lanes, __m512i * acc,
     __mmask32 * changed)
 {
   const __m512i pack_madd = _mm512_set1_epi32 (1 << 10 | 1 << 16);
   const __m512i sel = _mm512_set1_epi64 (G_GUINT64_CONSTANT (0xfffff00000));
-  __m512i w = _mm512_and_si512 (_mm512_srlv_epi16 (_mm512_permutexvar_epi8
-          (_mm512_load_si512 ((const void *) vbmi_unpack), v),
-          _mm512_load_si512 ((const void *) vbmi_unshift)),
-      _mm512_set1_epi16 (0x3ff));
   __m512i wc = _mm512_min_epu16 (_mm512_max_epu16 (w,
           _mm512_set1_epi16 (ST2022_SAMPLE_MIN)),
       _mm512_set1_epi16 (ST2022_SAMPLE_MAX));
   /* word pairs: first * 1024 + second; then pairs' 20 bits side by side */
   __m512i e = _mm512_madd_epi16 (wc, pack_madd);
 
-  *changed |= _mm512_mask_cmpneq_epi16_mask (lanes, w, wc);
+  if (changed)
+    *changed |= _mm512_mask_cmpneq_epi16_mask (lanes, w, wc);
   e = _mm512_ternarylogic_epi64 (_mm512_slli_epi64 (e, 20),
       _mm512_srli_epi64 (e, 32), sel, 0xe4);
   vbmi_chunks (_mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
               vbmi_perm_num), e), kk, acc);
   return _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
           vbmi_pack), e);
+}
+
+/* packed bytes → their 32 words in 16-bit lanes (VPERMB, a per-lane
+ * shift) */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline __m512i
+vbmi_unpack (__m512i v)
+{
+  return _mm512_and_si512 (_mm512_srlv_epi16 (_mm512_permutexvar_epi8
+          (_mm512_load_si512 ((const void *) vbmi_unpack_b), v),
+          _mm512_load_si512 ((const void *) vbmi_unshift)),
+      _mm512_set1_epi16 (0x3ff));
 }
 
 __attribute__ ((target (VBMI_TARGET)))
@@ -979,9 +993,9 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
   if (m == 0 || m > MAX_CHUNKS)
     return 0;
   for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
-    __m512i out = vbmi_clip_step (_mm512_loadu_si512 ((const void *) (src +
-                i * BLOCK)), _mm512_loadu_si512 ((const void *) (k + i)),
-        ~0u, &acc, &changed);
+    __m512i out = vbmi_pack_step (vbmi_unpack (_mm512_loadu_si512 ((const
+                    void *) (src + i * BLOCK))),
+        _mm512_loadu_si512 ((const void *) (k + i)), ~0u, &acc, &changed);
 
     /* the 24 bytes past the step are the next step's to write */
     _mm512_storeu_si512 ((void *) (dst + i * BLOCK), out);
@@ -992,8 +1006,8 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
 
     n = MIN (m - i, 4);
     bm = (1ull << (n * BLOCK)) - 1;
-    out = vbmi_clip_step (_mm512_maskz_loadu_epi8 (bm, (const void *) (src +
-                i * BLOCK)), _mm512_maskz_loadu_epi64 ((__mmask8) ((1u <<
+    out = vbmi_pack_step (vbmi_unpack (_mm512_maskz_loadu_epi8 (bm,
+                (const void *) (src + i * BLOCK))), _mm512_maskz_loadu_epi64 ((__mmask8) ((1u <<
                     (2 * n)) - 1), (const void *) (k + i)),
         (__mmask32) ((1ull << (8 * n)) - 1), &acc, &changed);
     _mm512_mask_storeu_epi8 ((void *) (dst + i * BLOCK), bm, out);
@@ -1001,6 +1015,70 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
   vbmi_fold (acc, crc_c, crc_y);
   *clipped = changed != 0;
   return m * BLOCK;
+}
+
+/* v210 on AVX-512: 96 words (128 v210 bytes, 32 dwords of 3 words) in
+ * three steps of 32, each from its own 64-byte load (at 0, 40 and 84) with
+ * its own VPERMB indices and lane shifts (word j sits at bit 32 (j / 3) +
+ * 10 (j % 3) of the little-endian row); the rest as the clip path.  Whole
+ * 96-word groups only (the caller goes on in 6-pixel blocks). */
+static const guint v210_step_off[3] = { 0, 40, 84 };
+static guint8 vbmi_v210_b[3][64] __attribute__ ((aligned (64)));
+static guint16 vbmi_v210_shift[3][32] __attribute__ ((aligned (64)));
+
+static void
+vbmi_v210_init (void)
+{
+  guint t, i;
+
+  for (t = 0; t < 3; t++) {
+    for (i = 0; i < 32; i++) {
+      guint j = 32 * t + i, bit = 32 * (j / 3) + 10 * (j % 3);
+      guint a = bit / 8 - v210_step_off[t];
+
+      vbmi_v210_b[t][2 * i] = a;
+      vbmi_v210_b[t][2 * i + 1] = a + 1;
+      vbmi_v210_shift[t][i] = bit % 8;
+    }
+  }
+}
+
+__attribute__ ((target (VBMI_TARGET)))
+static guint
+v210_pack_crc_vbmi (guint8 * dst, const guint8 * src, gsize src_bytes,
+    guint n_words, guint32 * crc_c, guint32 * crc_y)
+{
+  guint groups = MIN (n_words / 96, src_bytes / 128), g, t;
+  gsize m = (gsize) groups * 12;
+  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  __m512i acc = _mm512_setzero_si512 ();
+
+  if (m == 0 || m > MAX_CHUNKS)
+    return 0;
+  for (g = 0; g < groups; g++, src += 128) {
+    for (t = 0; t < 3; t++, dst += 40, k += 4) {
+      /* the last group's last load would pass the row: masked */
+      gsize left = src_bytes - (gsize) g * 128 - v210_step_off[t];
+      __m512i v = left >= 64 ?
+          _mm512_loadu_si512 ((const void *) (src + v210_step_off[t])) :
+          _mm512_maskz_loadu_epi8 ((1ull << left) - 1,
+          (const void *) (src + v210_step_off[t]));
+      __m512i w = _mm512_and_si512 (_mm512_srlv_epi16
+          (_mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+                      vbmi_v210_b[t]), v),
+              _mm512_load_si512 ((const void *) vbmi_v210_shift[t])),
+          _mm512_set1_epi16 (0x3ff));
+      __m512i out = vbmi_pack_step (w, _mm512_loadu_si512 ((const void *) k),
+          ~0u, &acc, NULL);
+
+      if (g + 1 < groups || t < 2)
+        _mm512_storeu_si512 ((void *) dst, out);
+      else
+        _mm512_mask_storeu_epi8 ((void *) dst, (1ull << 40) - 1, out);
+    }
+  }
+  vbmi_fold (acc, crc_c, crc_y);
+  return groups * 96;
 }
 
 /* ---- v210 → packed words, clipped, with the CRC ---- */
@@ -1195,6 +1273,26 @@ st2022_packed_clip_crc (guint8 * dst, const guint8 * src, gsize bytes,
 }
 
 
+gint
+st2022_v210_pack_crc_impl (guint impl, guint8 * dst, const guint8 * src,
+    gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y)
+{
+  switch (impl) {
+#ifdef HAVE_CLMUL_PATH
+    case 2:
+      if (!use_avx2_clip)
+        return -1;
+      return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
+    case 3:
+      if (!have_vbmi_path ())
+        return -1;
+      return v210_pack_crc_vbmi (dst, src, src_bytes, n_words, crc_c, crc_y);
+#endif
+    default:
+      return -1;
+  }
+}
+
 gssize
 st2022_packed_clip_crc_impl (guint impl, guint8 * dst, const guint8 * src,
     gsize bytes, guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
@@ -1269,6 +1367,8 @@ st2022_v210_pack_crc (guint8 * dst, const guint8 * src, gsize src_bytes,
     guint n_words, guint32 * crc_c, guint32 * crc_y)
 {
 #ifdef HAVE_CLMUL_PATH
+  if (crc_legal_impl == crc_legal_vbmi)
+    return v210_pack_crc_vbmi (dst, src, src_bytes, n_words, crc_c, crc_y);
   if (use_avx2_clip)
     return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
 #endif

@@ -69,6 +69,12 @@ gint st2022_crc_legal_packed_impl (guint impl, guint8 * dst,
  * rest, continuing from the CRCs. */
 guint st2022_v210_pack_crc (guint8 * dst, const guint8 * src,
     gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
+/* The same with one implementation forced, for the tests and benchmarks:
+ * 2 AVX2 + VPCLMULQDQ (48-word groups), 3 AVX-512 VBMI + GFNI +
+ * VPCLMULQDQ (96-word groups); -1 if this CPU or build lacks it. */
+gint st2022_v210_pack_crc_impl (guint impl, guint8 * dst,
+    const guint8 * src, gsize src_bytes, guint n_words, guint32 * crc_c,
+    guint32 * crc_y);
 
 /* The same for packed words: the start of a row of @bytes packed bytes
  * (a multiple of 5) copied to @dst with each word clipped to 4..1019, and
