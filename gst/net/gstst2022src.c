@@ -1094,8 +1094,12 @@ gst_st2022_src_rx_thread (gpointer data)
               self->rx[i].len, &h)) {
         case ST2022_LOCK_ACCEPT:
           valid = TRUE;
-          /* fall through */
+          /* the lock has parsed the header */
+          st2022_depacketizer_push_parsed (self->depay, self->rx[i].data, &h,
+              now);
+          break;
         case ST2022_LOCK_INVALID:
+          /* counted (and rejected) by the depacketizer */
           st2022_depacketizer_push (self->depay, self->rx[i].data,
               self->rx[i].len, now);
           break;

@@ -521,24 +521,38 @@ st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
     gsize len, guint64 arrival_ns)
 {
   St2022Header h;
-  const guint8 *payload;
-  gint64 ext, rel, k;
-  guint idx, i;
-  Slot *s;
   int r;
-  gboolean was_high, retried = FALSE;
 
   if (d == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
-  r = st2022_header_parse (data, len, &h, &payload);
-  /* another RTP session sharing the port must not reset this stream */
-  if (r == ST2022_OK && d->payload_type >= 0
-      && h.payload_type != d->payload_type)
-    r = ST2022_ERROR_BAD_PAYLOAD_TYPE;
+  r = st2022_header_parse (data, len, &h, NULL);
   if (r != ST2022_OK) {
     d->stats.packets_invalid++;
     return r;
   }
+  return st2022_depacketizer_push_parsed (d, data, &h, arrival_ns);
+}
+
+int
+st2022_depacketizer_push_parsed (St2022Depacketizer * d,
+    const guint8 * data, const St2022Header * hdr, guint64 arrival_ns)
+{
+  St2022Header h;
+  const guint8 *payload;
+  gint64 ext, rel, k;
+  guint idx, i;
+  Slot *s;
+  gboolean was_high, retried = FALSE;
+
+  if (d == NULL || hdr == NULL || hdr->format == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  /* another RTP session sharing the port must not reset this stream */
+  if (d->payload_type >= 0 && hdr->payload_type != d->payload_type) {
+    d->stats.packets_invalid++;
+    return ST2022_ERROR_BAD_PAYLOAD_TYPE;
+  }
+  h = *hdr;
+  payload = data + h.header_len;
   d->stats.packets++;
   d->stats.bytes += ST2022_PAYLOAD_SIZE;
 

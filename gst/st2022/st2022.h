@@ -531,6 +531,12 @@ int st2022_depacketizer_set_payload_type (St2022Depacketizer * d, gint pt);
  * (counted as packets_invalid).  Callbacks run inside this call. */
 int st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
     gsize len, guint64 arrival_ns);
+/* The same for a datagram whose header the caller has already parsed
+ * (@hdr: what st2022_header_parse() returned ST2022_OK with for @data),
+ * so that a receiver that looks at the header first (the stream lock)
+ * does not parse it twice. */
+int st2022_depacketizer_push_parsed (St2022Depacketizer * d,
+    const guint8 * data, const St2022Header * hdr, guint64 arrival_ns);
 /* End of stream: end every pending frame (with what is missing) and go
  * back to hunting; the next datagram is again guessed to start a frame
  * (see St2022FrameInfo.aborted). */
