@@ -185,3 +185,39 @@ st2022_header_parse (const guint8 * data, gsize len, St2022Header * hdr,
     *payload = data + hlen;
   return ST2022_OK;
 }
+
+int
+st2022_header_parse_cached (St2022HeaderCache * cache, const guint8 * data,
+    gsize len, St2022Header * hdr)
+{
+  int r;
+
+  if (cache == NULL || data == NULL || hdr == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  /* everything the validation looks at is in these bytes and the length;
+   * what is left differs from datagram to datagram and is read here */
+  if (cache->valid && len == cache->len && data[0] == cache->rtp0
+      && (data[1] & 0x7f) == cache->pt
+      && memcmp (data + 8, cache->ssrc, 4) == 0
+      && memcmp (data + ST2022_RTP_HEADER_SIZE, cache->hbrmt, 8) == 0) {
+    *hdr = cache->hdr;
+    hdr->marker = (data[1] & 0x80) != 0;
+    hdr->seq = (guint16) (data[2] << 8 | data[3]);
+    hdr->rtp_ts = get_be32 (data + 4);
+    if (hdr->cf)
+      hdr->vts = get_be32 (data + ST2022_RTP_HEADER_SIZE +
+          ST2022_HBRMT_HEADER_SIZE);
+    return ST2022_OK;
+  }
+  r = st2022_header_parse (data, len, hdr, NULL);
+  if (r == ST2022_OK) {
+    cache->valid = TRUE;
+    cache->len = len;
+    cache->rtp0 = data[0];
+    cache->pt = data[1] & 0x7f;
+    memcpy (cache->ssrc, data + 8, 4);
+    memcpy (cache->hbrmt, data + ST2022_RTP_HEADER_SIZE, 8);
+    cache->hdr = *hdr;
+  }
+  return r;
+}

@@ -42,6 +42,9 @@ struct _St2022StreamLock
   gsize *run_sizes;
   gboolean relock_new;
 
+  /* most datagrams repeat the last one's header but for seq/ts/marker */
+  St2022HeaderCache hcache;
+
   St2022LockStats stats;
 };
 
@@ -157,7 +160,7 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
   if (G_UNLIKELY (l->run_len >= l->confirm))
     l->run_len = 0;
 
-  if (st2022_header_parse (data, len, hdr, NULL) != ST2022_OK
+  if (st2022_header_parse_cached (&l->hcache, data, len, hdr) != ST2022_OK
       || (l->pt_filter >= 0 && hdr->payload_type != l->pt_filter))
     return ST2022_LOCK_INVALID;
   if (l->filter_ssrc && hdr->ssrc != l->ssrc_filter) {

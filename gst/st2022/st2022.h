@@ -271,6 +271,29 @@ int st2022_header_pack (const St2022Header * hdr, guint8 * buf, gsize size);
 int st2022_header_parse (const guint8 * data, gsize len, St2022Header * hdr,
     const guint8 ** payload);
 
+/**
+ * St2022HeaderCache:
+ * The last datagram st2022_header_parse_cached() accepted: a stream's
+ * datagrams differ only in marker, sequence number, timestamps and (once
+ * per frame) the frame counter, so most need no field-by-field parse.
+ * Zero it (or `= { 0 }`) before first use.
+ */
+typedef struct
+{
+  gboolean valid;
+  gsize len;
+  guint8 rtp0, pt;              /* RTP byte 0, payload type */
+  guint8 ssrc[4];
+  guint8 hbrmt[8];              /* the HBRMT header bytes */
+  St2022Header hdr;
+} St2022HeaderCache;
+
+/* Exactly st2022_header_parse() (same result, same @hdr), taking the fast
+ * path when the datagram's length, RTP byte 0, payload type, SSRC and
+ * HBRMT header bytes equal those of the last datagram it accepted. */
+int st2022_header_parse_cached (St2022HeaderCache * cache,
+    const guint8 * data, gsize len, St2022Header * hdr);
+
 /* ------------------------------------------------------------------------ */
 /* SDI raster                                                               */
 /* ------------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
-/* gst-vmi: libFuzzer target for st2022_header_parse() and
- * st2022_depacketizer_push()
+/* gst-vmi: libFuzzer target for st2022_header_parse() (and its cached
+ * form, checked against it) and st2022_depacketizer_push()
  *
  * Copyright (C) 2026 gst-vmi contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -99,6 +99,29 @@ static const St2022DepacketizerCallbacks fz_callbacks = {
   fz_begin, fz_end, NULL
 };
 
+/* the cached parse, carried across the input's datagrams, must agree
+ * with the plain one on every datagram */
+static void
+check_cached (St2022HeaderCache * cache, const guint8 * dg, gsize len)
+{
+  St2022Header a, b;
+  int ra, rb;
+
+  memset (&a, 0, sizeof (a));
+  memset (&b, 0, sizeof (b));
+  ra = st2022_header_parse (dg, len, &a, NULL);
+  rb = st2022_header_parse_cached (cache, dg, len, &b);
+  if (ra != rb)
+    __builtin_trap ();
+  if (ra == ST2022_OK && (a.marker != b.marker || a.payload_type !=
+          b.payload_type || a.seq != b.seq || a.rtp_ts != b.rtp_ts
+          || a.ssrc != b.ssrc || a.frcount != b.frcount || a.vsid != b.vsid
+          || a.ref != b.ref || a.scramble != b.scramble || a.fec != b.fec
+          || a.cf != b.cf || a.vts != b.vts || a.format != b.format
+          || a.header_len != b.header_len))
+    __builtin_trap ();
+}
+
 int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
 
 int
@@ -111,6 +134,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   St2022DepacketizerStats st;
   St2022Header parsed;
   const guint8 *pl;
+  St2022HeaderCache cache = { 0 };
   guint64 pushes = 0, invalid = 0;
   gsize pos = 3;
 
@@ -141,6 +165,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       len = (gsize) data[pos++] * 6;
       if (len > size - pos)
         len = size - pos;
+      check_cached (&cache, data + pos, len);
       invalid += st2022_depacketizer_push (d, data + pos, len, pushes) < 0;
       pos += len;
     } else {
@@ -184,6 +209,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         dg[r[7] % 24] ^= 1u << (r[7] >> 5);
         len = len - 8 + (r[7] & 15);
       }
+      check_cached (&cache, dg, len);
       invalid += st2022_depacketizer_push (d, dg, len, pushes) < 0;
     }
     pushes++;

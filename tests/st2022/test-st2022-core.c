@@ -431,6 +431,84 @@ GST_START_TEST (test_header_malformed)
 
 GST_END_TEST;
 
+static void
+assert_same_header (const St2022Header * a, const St2022Header * b,
+    guint pos, guint bit, gsize len)
+{
+  fail_unless (a->marker == b->marker && a->payload_type == b->payload_type
+      && a->seq == b->seq && a->rtp_ts == b->rtp_ts && a->ssrc == b->ssrc
+      && a->ext == b->ext && a->f == b->f && a->vsid == b->vsid
+      && a->frcount == b->frcount && a->ref == b->ref
+      && a->scramble == b->scramble && a->fec == b->fec && a->cf == b->cf
+      && a->map == b->map && a->frame == b->frame && a->frate == b->frate
+      && a->sample == b->sample && a->vts == b->vts && a->format == b->format
+      && a->header_len == b->header_len,
+      "byte %u bit %u, %" G_GSIZE_FORMAT " bytes: cached parse differs",
+      pos, bit, len);
+}
+
+/* the cached parse is the parse: every single-bit change of every header
+ * byte, at every length around the valid one, against a cache primed with
+ * the unchanged datagram (with and without a video timestamp) */
+GST_START_TEST (test_header_parse_cached)
+{
+  static const gsize lens[] = { 1395, 1396, 1399, 1400, 1401 };
+  const St2022Format *f = st2022_format_from_name ("1080i59.94");
+  St2022Header h, want, got;
+  guint8 good[1400], dg[1400];
+  guint cf, pos, bit, li, fast = 0, checked = 0;
+
+  for (cf = 0; cf <= 1; cf++) {
+    St2022HeaderCache primed = { 0 };
+    gsize good_len = cf ? 1400 : 1396;
+
+    make_header (&h, f);
+    if (!cf)
+      h.cf = 0;
+    st2022_header_pack (&h, good, sizeof (good));
+    memset (good + st2022_header_size (&h), 0x11, 1376);
+    fail_unless_equals_int (st2022_header_parse_cached (&primed, good,
+            good_len, &got), ST2022_OK);
+    fail_unless (primed.valid);
+    for (pos = 0; pos < 24; pos++) {
+      for (bit = 0; bit <= 8; bit++) {
+        for (li = 0; li < G_N_ELEMENTS (lens); li++) {
+          St2022HeaderCache c = primed;
+          int r;
+
+          memcpy (dg, good, sizeof (dg));
+          /* bit 8: no change */
+          if (bit < 8)
+            dg[pos] ^= 1u << bit;
+          memset (&want, 0, sizeof (want));
+          memset (&got, 0, sizeof (got));
+          r = st2022_header_parse (dg, lens[li], &want, NULL);
+          fail_unless_equals_int (st2022_header_parse_cached (&c, dg,
+                  lens[li], &got), r);
+          if (r == ST2022_OK)
+            assert_same_header (&got, &want, pos, bit, lens[li]);
+          /* a rejected datagram leaves the cache as it was */
+          if (r != ST2022_OK)
+            fail_unless (memcmp (&c, &primed, sizeof (c)) == 0);
+          /* marker, sequence number, timestamps: still accepted, the
+           * fast path's fields read from this datagram */
+          if (lens[li] == good_len && (bit == 8 || (pos == 1 && bit == 7)
+                  || (pos >= 2 && pos < 8) || (cf && pos >= 20))) {
+            fail_unless_equals_int (r, ST2022_OK);
+            fast++;
+          }
+          checked++;
+        }
+      }
+    }
+  }
+  fail_unless_equals_int (checked, 2 * 24 * 9 * 5);
+  /* 24 unchanged, 1 marker, 48 seq/ts bits per case; 32 vts bits with CF */
+  fail_unless_equals_int (fast, 2 * (24 + 1 + 48) + 32);
+}
+
+GST_END_TEST;
+
 static Suite *
 st2022_core_suite (void)
 {
@@ -445,6 +523,7 @@ st2022_core_suite (void)
   tcase_add_test (tc, test_header_roundtrip);
   tcase_add_test (tc, test_header_bytes);
   tcase_add_test (tc, test_header_malformed);
+  tcase_add_test (tc, test_header_parse_cached);
   return s;
 }
 
