@@ -537,7 +537,9 @@ int
 st2022_depacketizer_push_parsed (St2022Depacketizer * d,
     const guint8 * data, const St2022Header * hdr, guint64 arrival_ns)
 {
-  St2022Header h;
+  /* read in place: a copy of the struct just written field by field would
+   * wait on store forwarding */
+  const St2022Header *h = hdr;
   const guint8 *payload;
   gint64 ext, rel, k;
   guint idx, i;
@@ -551,38 +553,37 @@ st2022_depacketizer_push_parsed (St2022Depacketizer * d,
     d->stats.packets_invalid++;
     return ST2022_ERROR_BAD_PAYLOAD_TYPE;
   }
-  h = *hdr;
-  payload = data + h.header_len;
+  payload = data + h->header_len;
   d->stats.packets++;
   d->stats.bytes += ST2022_PAYLOAD_SIZE;
 
-  if (G_UNLIKELY (h.format != d->fmt || h.ssrc != d->ssrc)) {
+  if (G_UNLIKELY (h->format != d->fmt || h->ssrc != d->ssrc)) {
     const St2022Format *old = d->fmt;
 
     if (old)
       d->stats.format_changes++;
     end_all (d);
     d->synced = FALSE;
-    if (h.format != old && !set_format (d, h.format))
+    if (h->format != old && !set_format (d, h->format))
       return ST2022_ERROR_NO_MEMORY;
-    d->ssrc = h.ssrc;
+    d->ssrc = h->ssrc;
     if (d->cb.format_changed)
-      d->cb.format_changed (d->user_data, old, h.format);
+      d->cb.format_changed (d->user_data, old, h->format);
   }
 
   if (!d->have_seq) {
     /* start high so extended numbers stay positive */
-    d->ext_high = ((gint64) 1 << 32) + h.seq;
+    d->ext_high = ((gint64) 1 << 32) + h->seq;
     d->have_seq = TRUE;
   }
-  ext = d->ext_high + (gint16) (h.seq - (guint16) d->ext_high);
+  ext = d->ext_high + (gint16) (h->seq - (guint16) d->ext_high);
 
 again:
   if (!d->synced) {
     /* while hunting the reference follows the arrivals, so a sender that
      * restarted with new sequence numbers is picked up cleanly */
     d->ext_high = ext;
-    if (!hunt (d, &h, ext))
+    if (!hunt (d, h, ext))
       goto discard;
     d->synced = TRUE;
     d->last_k = -1;
@@ -597,8 +598,8 @@ again:
   k = rel / d->n;
   idx = (guint) (rel % d->n);
 
-  if ((guint8) (d->anchor_frcount + k) != h.frcount
-      || (h.marker && idx != d->n - 1) || k > d->last_k + 256) {
+  if ((guint8) (d->anchor_frcount + k) != h->frcount
+      || (h->marker && idx != d->n - 1) || k > d->last_k + 256) {
     /* the sender restarted or skipped: the mapping no longer holds */
     resync (d);
     d->provisional = FALSE;
@@ -608,7 +609,7 @@ again:
     goto again;
   }
 
-  if (G_UNLIKELY (d->provisional) && (k >= 1 || (h.marker
+  if (G_UNLIKELY (d->provisional) && (k >= 1 || (h->marker
               && idx == d->n - 1)))
     d->provisional = FALSE;
 
@@ -638,7 +639,7 @@ again:
     }
     /* a frame ahead of all pending ones (expire() above has given up the
      * older ones whose window has passed) */
-    s = new_slot (d, k, &h, ext, arrival_ns);
+    s = new_slot (d, k, h, ext, arrival_ns);
   }
 
   if (BIT_TEST (s->received, idx)) {
@@ -650,7 +651,7 @@ again:
   BIT_SET (s->received, idx);
   s->n_received++;
   s->last_arrival = arrival_ns;
-  if (h.marker)
+  if (h->marker)
     s->marker = TRUE;
 
   if (s->accepted) {
@@ -683,12 +684,12 @@ discard:
   d->stats.packets_discarded++;
 done:
   d->last.valid = TRUE;
-  d->last.seq = h.seq;
-  d->last.frcount = h.frcount;
-  d->last.rtp_ts = h.rtp_ts;
-  d->last.ssrc = h.ssrc;
-  d->last.marker = h.marker;
-  d->last.fmt = h.format;
+  d->last.seq = h->seq;
+  d->last.frcount = h->frcount;
+  d->last.rtp_ts = h->rtp_ts;
+  d->last.ssrc = h->ssrc;
+  d->last.marker = h->marker;
+  d->last.fmt = h->format;
   return ST2022_OK;
 }
 
