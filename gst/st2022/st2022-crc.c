@@ -89,8 +89,10 @@ static void vbmi_v210_init (void);
 static guint v210_pack_crc_vbmi (guint8 * dst, const guint8 * src,
     gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
 #endif
-/* the AVX2 + VPCLMULQDQ clip and v210 paths: whether this CPU runs them */
+/* whether this CPU runs the AVX2 + VPCLMULQDQ clip and v210 paths, and
+ * the AVX-512 VBMI + GFNI ones (set once, by st2022_crc_packed_init()) */
 static gboolean use_avx2_clip = FALSE;
+static gboolean use_vbmi = FALSE;
 
 /* 5 bytes, big-endian number <-> little-endian (byte k at bits 8k..8k+7) */
 static inline guint64
@@ -270,7 +272,8 @@ st2022_crc_packed_init (void)
     vbmi_v210_init ();
     use_avx2_clip = __builtin_cpu_supports ("avx2") &&
         __builtin_cpu_supports ("vpclmulqdq");
-    if (have_vbmi_path ()) {
+    use_vbmi = have_vbmi_path ();
+    if (use_vbmi) {
       crc_legal_impl = crc_legal_vbmi;
       crc_legal_name = "avx512vbmi+gfni+vpclmulqdq";
     } else if (use_avx2_clip) {
@@ -1264,7 +1267,7 @@ st2022_packed_clip_crc (guint8 * dst, const guint8 * src, gsize bytes,
 {
   *clipped = FALSE;
 #ifdef HAVE_CLMUL_PATH
-  if (crc_legal_impl == crc_legal_vbmi)
+  if (use_vbmi)
     return packed_clip_crc_vbmi (dst, src, bytes, crc_c, crc_y, clipped);
   if (use_avx2_clip)
     return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
@@ -1284,7 +1287,7 @@ st2022_v210_pack_crc_impl (guint impl, guint8 * dst, const guint8 * src,
         return -1;
       return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
     case 3:
-      if (!have_vbmi_path ())
+      if (!use_vbmi)
         return -1;
       return v210_pack_crc_vbmi (dst, src, src_bytes, n_words, crc_c, crc_y);
 #endif
@@ -1305,7 +1308,7 @@ st2022_packed_clip_crc_impl (guint impl, guint8 * dst, const guint8 * src,
         return -1;
       return packed_clip_crc_avx2 (dst, src, bytes, crc_c, crc_y, clipped);
     case 3:
-      if (!have_vbmi_path ())
+      if (!use_vbmi)
         return -1;
       return packed_clip_crc_vbmi (dst, src, bytes, crc_c, crc_y, clipped);
 #endif
@@ -1345,7 +1348,7 @@ st2022_crc_legal_packed_impl (guint impl, guint8 * dst, const guint8 * p,
         return -1;
       return crc_legal_clmul256 (dst, p, bytes, crc_c, crc_y);
     case 3:
-      if (!have_vbmi_path ())
+      if (!use_vbmi)
         return -1;
       return crc_legal_vbmi (dst, p, bytes, crc_c, crc_y);
 #endif
@@ -1367,7 +1370,7 @@ st2022_v210_pack_crc (guint8 * dst, const guint8 * src, gsize src_bytes,
     guint n_words, guint32 * crc_c, guint32 * crc_y)
 {
 #ifdef HAVE_CLMUL_PATH
-  if (crc_legal_impl == crc_legal_vbmi)
+  if (use_vbmi)
     return v210_pack_crc_vbmi (dst, src, src_bytes, n_words, crc_c, crc_y);
   if (use_avx2_clip)
     return v210_pack_crc_avx2 (dst, src, src_bytes, n_words, crc_c, crc_y);
