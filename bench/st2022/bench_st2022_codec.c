@@ -16,6 +16,7 @@
 #include <time.h>
 #include "st2022.h"
 #include "st2022-crc.h"
+#include "st2022-lock.h"
 
 static guint64
 now_ns (void)
@@ -72,12 +73,17 @@ b_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
 }
 
 /* ns for the depacketizer to take the second of two frames of datagrams
- * (the first one syncs it), with the targets @b hands out */
+ * (the first one syncs it), with the targets @b hands out; @with_lock:
+ * behind the stream lock, as in st2022src */
 static guint64
-time_depacketize (Bench * b, const St2022Format * f, const guint8 * dgs)
+time_depacketize (Bench * b, const St2022Format * f, const guint8 * dgs,
+    gboolean with_lock)
 {
   St2022DepacketizerCallbacks cb = { b_begin, b_end, NULL };
   St2022Depacketizer *d = st2022_depacketizer_new (&cb, b);
+  /* st2022src's path: the stream lock judges (and parses) each datagram,
+   * the depacketizer takes the parsed header */
+  St2022StreamLock *l = with_lock ? st2022_stream_lock_new (2) : NULL;
   guint N = f->datagrams_per_frame, fr, i;
   guint64 t0 = 0, t;
 
@@ -85,12 +91,21 @@ time_depacketize (Bench * b, const St2022Format * f, const guint8 * dgs)
     const guint8 *base = dgs + (gsize) fr * N * ST2022_DATAGRAM_SIZE;
     if (fr == 1)
       t0 = now_ns ();
-    for (i = 0; i < N; i++)
-      st2022_depacketizer_push (d, base + (gsize) i * ST2022_DATAGRAM_SIZE,
-          ST2022_DATAGRAM_SIZE, 0);
+    for (i = 0; i < N; i++) {
+      const guint8 *dg = base + (gsize) i * ST2022_DATAGRAM_SIZE;
+      St2022Header h;
+
+      if (l == NULL)
+        st2022_depacketizer_push (d, dg, ST2022_DATAGRAM_SIZE, 0);
+      else if (st2022_stream_lock_push (l, dg, ST2022_DATAGRAM_SIZE, &h) ==
+          ST2022_LOCK_ACCEPT)
+        st2022_depacketizer_push_parsed (d, dg, &h, 0);
+    }
   }
   t = now_ns () - t0;
   st2022_depacketizer_free (d);
+  if (l)
+    st2022_stream_lock_free (l);
   return t;
 }
 
@@ -109,7 +124,7 @@ main (int argc, char **argv)
   St2022Packetizer *p;
   St2022Datagram batch[64];
   guint64 *t_wu, *t_wv, *t_pk, *t_mc, *t_dr, *t_du, *t_rd, *t_dn, *t_rv;
-  guint64 *t_mp, *t_dv, *t_wx;
+  guint64 *t_mp, *t_dv, *t_wx, *t_rx;
   guint8 *uyvp_res;
   guint64 sum = 0;
   GRand *g;
@@ -135,6 +150,7 @@ main (int argc, char **argv)
   t_rv = g_new (guint64, reps);
   t_mp = g_new (guint64, reps);
   t_dv = g_new (guint64, reps);
+  t_rx = g_new (guint64, reps);
 
   /* legal random samples (4..1019), like real video: illegal values are
    * rare and take the slow clip path */
@@ -231,23 +247,28 @@ main (int argc, char **argv)
     b.data = target;
     b.size = f->frame_bytes;
     b.stride = 0;
-    t_dr[r] = time_depacketize (&b, f, dgs);
+    t_dr[r] = time_depacketize (&b, f, dgs, FALSE);
 
     /* depacketize into a UYVP picture */
     b.type = ST2022_TARGET_UYVP;
     b.size = ustride * f->height;
     b.stride = ustride;
-    t_du[r] = time_depacketize (&b, f, dgs);
+    /* both with the picture warm (one untimed pass first), so that the
+     * second does not gain from the first having brought it in */
+    time_depacketize (&b, f, dgs, FALSE);
+    t_du[r] = time_depacketize (&b, f, dgs, FALSE);
+    /* the same behind the stream lock: st2022src's receive path */
+    t_rx[r] = time_depacketize (&b, f, dgs, TRUE);
 
     /* depacketize into a v210 picture (no raster pass) */
     b.type = ST2022_TARGET_V210;
     b.size = vstride * f->height;
     b.stride = vstride;
-    t_dv[r] = time_depacketize (&b, f, dgs);
+    t_dv[r] = time_depacketize (&b, f, dgs, FALSE);
 
     /* the depacketizer's own cost: every frame declined, nothing copied */
     b.decline = TRUE;
-    t_dn[r] = time_depacketize (&b, f, dgs);
+    t_dn[r] = time_depacketize (&b, f, dgs, FALSE);
 
     /* raster → UYVP picture (reader) */
     t0 = now_ns ();
@@ -290,6 +311,10 @@ main (int argc, char **argv)
         "memcpy\n", dr, dr / mc);
     printf ("  depacketize -> UYVP picture   %8.1f ns/datagram  %5.2fx "
         "memcpy\n", du, du / mc);
+    printf ("  receive path: stream lock +   %8.1f ns/datagram  %5.2fx "
+        "memcpy\n    depacketize -> UYVP (st2022src's per-datagram work)\n",
+        (double) median (t_rx, reps) / N,
+        (double) median (t_rx, reps) / N / mc);
     printf ("  depacketize -> v210 picture   %8.1f ns/datagram  %5.2fx "
         "memcpy\n", (double) median (t_dv, reps) / N,
         (double) median (t_dv, reps) / N / mc);
@@ -323,5 +348,6 @@ main (int argc, char **argv)
   g_free (t_rv);
   g_free (t_mp);
   g_free (t_dv);
+  g_free (t_rx);
   return 0;
 }
