@@ -50,7 +50,8 @@
  *
  * Clip.  A row that holds a reserved value is copied with every word
  * clamped to 4..1019 and re-packed, CRC as above (st2022_packed_clip_crc()
- * and st2022_v210_pack_crc(), AVX2 only).
+ * and st2022_v210_pack_crc(): AVX2 or AVX-512 only, the scalar code
+ * finishes what they leave).
  */
 
 #include <string.h>
