@@ -783,12 +783,14 @@ have_vbmi_path (void)
 /* each word's top 8 bits */
 #define VBMI_CTL_TOP 56, 36, 24, 4, 56, 36, 24, 4, 54, 34, 22, 2, 54, 34, 22, 2
 
-/* VPERMB indices, built by vbmi_init(): the chunk qwords from packed
- * bytes (VBMI_PERM); the same from the clip path's 40-bit numbers (one
- * per 4 words, low 40 bits of a qword); those numbers to packed bytes;
- * and packed bytes to big-endian 16-bit word lanes, with each lane's
- * right shift */
-static guint8 vbmi_perm[64] __attribute__ ((aligned (64)));
+/* VPERMB indices: the chunk qwords from packed bytes (VBMI_PERM); and,
+ * built by vbmi_init(), the same from the clip path's 40-bit numbers (one
+ * per 4 words, low 40 bits of a qword), those numbers to packed bytes, and
+ * packed bytes to big-endian 16-bit word lanes with each lane's right
+ * shift */
+static const guint8 vbmi_perm[64] __attribute__ ((aligned (64))) = {
+  VBMI_PERM (0), VBMI_PERM (1), VBMI_PERM (2), VBMI_PERM (3)
+};
 static guint8 vbmi_perm_num[64] __attribute__ ((aligned (64)));
 static guint8 vbmi_pack[64] __attribute__ ((aligned (64)));
 static guint8 vbmi_unpack_b[64] __attribute__ ((aligned (64)));
@@ -797,18 +799,13 @@ static guint16 vbmi_unshift[32] __attribute__ ((aligned (64)));
 static void
 vbmi_init (void)
 {
-  static const guint8 perm[64] = {
-    VBMI_PERM (0), VBMI_PERM (1), VBMI_PERM (2), VBMI_PERM (3)
-  };
   guint i;
 
-  for (i = 0; i < 64; i++) {
-    /* packed byte s is byte 4 - s % 5 of number s / 5 */
-    vbmi_pack[i] = i < 40 ? 8 * (i / 5) + 4 - i % 5 : 0;
-    vbmi_perm[i] = perm[i];
-  }
+  /* packed byte s is byte 4 - s % 5 of number s / 5 */
   for (i = 0; i < 64; i++)
-    vbmi_perm_num[i] = vbmi_pack[perm[i]];
+    vbmi_pack[i] = i < 40 ? 8 * (i / 5) + 4 - i % 5 : 0;
+  for (i = 0; i < 64; i++)
+    vbmi_perm_num[i] = vbmi_pack[vbmi_perm[i]];
   for (i = 0; i < 32; i++) {
     guint a = 10 * i / 8;
 

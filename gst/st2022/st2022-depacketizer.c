@@ -535,21 +535,20 @@ st2022_depacketizer_push (St2022Depacketizer * d, const guint8 * data,
 
 int
 st2022_depacketizer_push_parsed (St2022Depacketizer * d,
-    const guint8 * data, const St2022Header * hdr, guint64 arrival_ns)
+    const guint8 * data, const St2022Header * h, guint64 arrival_ns)
 {
-  /* read in place: a copy of the struct just written field by field would
-   * wait on store forwarding */
-  const St2022Header *h = hdr;
+  /* @h is read in place: a copy of the struct just written field by field
+   * would wait on store forwarding */
   const guint8 *payload;
   gint64 ext, rel, k;
   guint idx, i;
   Slot *s;
   gboolean was_high, retried = FALSE;
 
-  if (d == NULL || hdr == NULL || hdr->format == NULL)
+  if (d == NULL || h == NULL || h->format == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
   /* another RTP session sharing the port must not reset this stream */
-  if (d->payload_type >= 0 && hdr->payload_type != d->payload_type) {
+  if (d->payload_type >= 0 && h->payload_type != d->payload_type) {
     d->stats.packets_invalid++;
     return ST2022_ERROR_BAD_PAYLOAD_TYPE;
   }
