@@ -181,6 +181,8 @@ static GstStaticCaps any_raster_caps =
 GST_STATIC_CAPS ("video/x-raw, format = (string) { UYVP, v210 }, "
     "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
     "framerate = (fraction) [ 0, MAX ]");
+/* Raw video in any format: offered alone, it still reaches set_caps() */
+static GstStaticCaps any_video_caps = GST_STATIC_CAPS ("video/x-raw");
 
 static void gst_st2022_sink_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -945,11 +947,25 @@ gst_st2022_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
 
   caps = gst_caps_make_writable (caps);
   gst_caps_append (caps, gst_static_caps_get (&any_raster_caps));
+  /* a link check asks without a filter: any raw video links, so that an
+   * 8-bit format gets set_caps()'s error, not a bare "could not link" */
+  if (filter == NULL)
+    gst_caps_append (caps, gst_static_caps_get (&any_video_caps));
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, caps,
         GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (caps);
     caps = tmp;
+    /* only a format we cannot send is on offer (8-bit, say): let it
+     * through too, so set_caps() can name the fix; a converter upstream
+     * still sees our formats and picks one of them */
+    if (gst_caps_is_empty (caps)) {
+      GstCaps *raw = gst_static_caps_get (&any_video_caps);
+
+      gst_caps_unref (caps);
+      caps = gst_caps_intersect (filter, raw);
+      gst_caps_unref (raw);
+    }
   }
   return caps;
 }
@@ -1032,12 +1048,27 @@ core_failed:
   }
 unsupported:
   {
+    supported = gst_static_caps_get (&any_raster_caps);
+    if (!gst_caps_can_intersect (caps, supported)) {
+      gst_caps_unref (supported);
+      goto not_10bit;
+    }
+    gst_caps_unref (supported);
     list = gst_st2022_supported_formats_string ();
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("st2022sink cannot send %" GST_PTR_FORMAT "; it takes UYVP or v210 "
             "in one of the SDI formats: %s", caps, list),
         ("caps %" GST_PTR_FORMAT, caps));
     g_free (list);
+    return FALSE;
+  }
+not_10bit:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("st2022sink needs 10-bit 4:2:2 video (format UYVP or v210) and was "
+            "offered %" GST_PTR_FORMAT ": put videoconvert before st2022sink "
+            "(vmi10to8 converts the other way, 10-bit to 8-bit, after "
+            "st2022src)", caps), (NULL));
     return FALSE;
   }
 }
@@ -1101,9 +1132,9 @@ gst_st2022_sink_event (GstBaseSink * bsink, GstEvent * event)
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
-/* Accept-caps against any raster, not the exact list: caps without
- * field-order or colorimetry (rawvideoparse) must pass, and a size we cannot
- * send must reach set_caps() to get an error naming what we can send. */
+/* Accept-caps against any raw video, not the exact list: caps without
+ * field-order or colorimetry (rawvideoparse) must pass, and a size or format
+ * we cannot send must reach set_caps() to get an error naming the fix. */
 static gboolean
 gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
 {
@@ -1111,7 +1142,7 @@ gst_st2022_sink_query (GstBaseSink * bsink, GstQuery * query)
     GstCaps *caps, *templ;
 
     gst_query_parse_accept_caps (query, &caps);
-    templ = gst_static_caps_get (&any_raster_caps);
+    templ = gst_static_caps_get (&any_video_caps);
     gst_query_set_accept_caps_result (query,
         gst_caps_is_subset (caps, templ));
     gst_caps_unref (templ);

@@ -70,6 +70,7 @@
 #include <gst/video/video.h>
 
 #include "gstst2022src.h"
+#include "gstvmicapsdiag.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
@@ -1517,18 +1518,14 @@ receive_failed:
   }
 negotiation_failed:
   {
-    GstObject *peer = GST_OBJECT (gst_pad_get_peer (GST_BASE_SRC_PAD (self)));
-    GstObject *elem = peer ? gst_object_get_parent (peer) : NULL;
+    gchar *why = gst_vmi_caps_refusal (GST_BASE_SRC_PAD (self));
 
     g_mutex_unlock (&self->lock);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("downstream (%s) accepts neither UYVP nor v210 for %s",
-            elem ? GST_OBJECT_NAME (elem) : "not linked", want->name),
-        ("put videoconvert (or vmi10to8) after st2022src to convert the "
-            "stream's 10-bit 4:2:2 to what %s takes",
-            elem ? GST_OBJECT_NAME (elem) : "downstream"));
-    gst_clear_object (&elem);
-    gst_clear_object (&peer);
+        ("downstream refuses both UYVP and v210 for %s: %s", want->name,
+            why), ("the stream is 10-bit 4:2:2; videoconvert or vmi10to8 "
+            "convert it to 8-bit formats"));
+    g_free (why);
     return GST_FLOW_NOT_NEGOTIATED;
   }
 }

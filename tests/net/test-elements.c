@@ -667,6 +667,53 @@ GST_START_TEST (test_caps_not_supported_through_queue)
 
 GST_END_TEST;
 
+/* An 8-bit format links (no bare "could not link") and gets an error that
+ * says what the sink needs and what to add; through videoconvert the same
+ * source negotiates a format the sink sends. */
+GST_START_TEST (test_caps_8bit_names_fix)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=I420,width=1280,height=720,framerate=50/1 ! "
+      "st2022sink name=sink pacing=none", NULL);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL, *desc;
+  GstStructure *stats;
+
+  fail_unless (pipeline != NULL, "an 8-bit format does not link");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = first_error (pipeline);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless_equals_string (GST_OBJECT_NAME (msg->src), "sink");
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  fail_unless (g_str_has_prefix (err->message, "st2022sink needs 10-bit "
+          "4:2:2 video (format UYVP or v210) and was offered video/x-raw, "
+          "format=(string)I420"), "%s", err->message);
+  fail_unless (strstr (err->message, "put videoconvert before st2022sink")
+      != NULL, "%s", err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=I420,width=1280,height=720,framerate=50/1 ! "
+      "videoconvert ! st2022sink name=sink pacing=none port=%u",
+      net_test_port ());
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  stats = net_run_until_eos (pipeline, "sink", 30);
+  fail_unless_equals_uint64 (net_stat (stats, "frames"), 2);
+  gst_structure_free (stats);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* Without caps forced upstream, negotiation picks a format we can send. */
 GST_START_TEST (test_caps_autonegotiation)
 {
@@ -1017,6 +1064,7 @@ elements_suite (void)
   tcase_add_test (tc, test_caps_not_supported);
   tcase_add_test (tc, test_caps_not_supported_through_queue);
   tcase_add_test (tc, test_caps_autonegotiation);
+  tcase_add_test (tc, test_caps_8bit_names_fix);
   tcase_add_test (tc, test_transport_errors);
   tcase_add_test (tc, test_port_in_use);
   tcase_add_test (tc, test_round_trip_1080i5994);

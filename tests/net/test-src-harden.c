@@ -765,6 +765,62 @@ GST_START_TEST (test_downstream_refuses_both_packings)
 
 GST_END_TEST;
 
+/* The element after st2022src takes UYVP, but a capsfilter further down
+ * narrows to a format the sink after it lacks (a display sink without
+ * I420): the error names that sink, what it accepts and where videoconvert
+ * goes, not the converter right after st2022src. */
+GST_START_TEST (test_refusal_named_where_it_is)
+{
+  RawSender s;
+  GstElement *pipeline, *sink;
+  GstCaps *caps;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL, *desc;
+  GstBus *bus;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  desc = g_strdup_printf ("st2022src address=127.0.0.1 port=%u ! vmi10to8 ! "
+      "capsfilter name=cf caps=video/x-raw,format=I420 ! appsink name=bgr",
+      s.port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  /* set after linking, as a display sink only says what it takes once it
+   * has opened the display */
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "bgr");
+  caps = gst_caps_from_string ("video/x-raw,format=BGRx");
+  g_object_set (sink, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  raw_send_frame (&s, NULL, NULL);
+  raw_send_frame (&s, NULL, NULL);
+
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  fail_unless (strstr (err->message, "bgr accepts only video/x-raw, "
+          "format=(string)BGRx, and cf before it gives video/x-raw, "
+          "format=(string)I420: put videoconvert between cf and bgr") !=
+      NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "vmi10to8") == NULL, "%s",
+      err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
 static Suite *
 src_harden_suite (void)
 {
@@ -781,6 +837,7 @@ src_harden_suite (void)
   tcase_add_test (tc, test_slow_consumer_and_overflow_counted);
   tcase_add_test (tc, test_timeout_and_stats_during_silence);
   tcase_add_test (tc, test_downstream_refuses_both_packings);
+  tcase_add_test (tc, test_refusal_named_where_it_is);
   return s;
 }
 
