@@ -316,7 +316,7 @@ gst_st2022_sdp_src_configure (GstElement * src, GstSt2022SdpSettings * s)
 
   if (text == NULL && file == NULL)
     return TRUE;
-  if (text == NULL && !g_file_get_contents (file, &text, NULL, &err))
+  if (text == NULL && !st2022_sdp_read_file (file, &text, &err))
     goto read_failed;
   where = s->sdp && *s->sdp ? g_strdup ("sdp") :
       g_strdup_printf ("sdp-file %s", file);

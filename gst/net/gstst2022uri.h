@@ -25,9 +25,25 @@ G_BEGIN_DECLS
 #define GST_ST2022_URI_DEFAULT_PORT 5004
 
 /* Splits @uri into host, port (default 5004) and the query's properties
- * (name -> value, percent-decoded; NULL when there is no query). */
+ * (name -> value, percent-decoded; NULL when there is no query). A query
+ * name or value with broken percent-encoding or a %00 fails, naming it. */
 gboolean gst_st2022_uri_parse (const gchar * uri, gchar ** host, guint * port,
     GHashTable ** query, GError ** error);
+
+/* One query parameter as the property value it sets. */
+typedef struct
+{
+  const gchar *name;            /* the property's (static) name */
+  GValue value;
+} GstSt2022UriValue;
+
+/* Each entry of @query (may be NULL) as a value of @klass's property of
+ * that name, parsed and range-checked the way the property is: @values
+ * (GstSt2022UriValue, g_array_unref() it) or FALSE with @error naming the
+ * parameter, the value and what the property takes ("'?port=70000':
+ * query parameter 'port': '70000' is not a number 0-65535"). */
+gboolean gst_st2022_uri_query_values (GObjectClass * klass, const gchar * uri,
+    GHashTable * query, GArray ** values, GError ** error);
 
 /* GInterfaceInitFunc for G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER, ...):
  * the address goes to `address` (src) or `host` (sink). */

@@ -15,8 +15,12 @@
 #include "st2022-sdp.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (st2022 - sdp - error - quark, st2022_sdp_error);
 
@@ -46,7 +50,7 @@ typedef struct
   gchar *line;
   gboolean candidate;           /* video, RTP/AVP */
   guint16 port;
-  guint8 formats[128];
+  guint8 formats[ST2022_SDP_MAX_FORMATS];
   guint n_formats;
   Conn conn;
   Filter filter;
@@ -328,6 +332,12 @@ parse_media (const gchar * value, Media * m, guint line_no, const gchar * line,
     goto out;
   }
   m->port = v;
+  if (n - 3 > ST2022_SDP_MAX_FORMATS) {
+    line_error (error, ST2022_SDP_ERROR_UNSUPPORTED, line_no, line,
+        "%u formats: at most %u payload types per m= line", n - 3,
+        ST2022_SDP_MAX_FORMATS);
+    goto out;
+  }
   for (i = 3; i < n; i++) {
     if (!parse_uint (tok[i], 127, &v)) {
       line_error (error, ST2022_SDP_ERROR_INVALID, line_no, line,
@@ -414,6 +424,8 @@ parse_fmtp_params (const gchar * fmtp, St2022Sdp * out, guint line_no,
   gboolean ok = TRUE;
   guint i;
 
+  g_clear_pointer (&out->tp, g_free);
+  g_clear_pointer (&out->troff, g_free);
   for (i = 0; ok && params[i]; i++) {
     gchar *p = g_strstrip (params[i]);
     gchar *eq = strchr (p, '=');
@@ -422,7 +434,13 @@ parse_fmtp_params (const gchar * fmtp, St2022Sdp * out, guint line_no,
     if (*p == '\0' || eq == NULL)
       continue;                 /* flags (e.g. "interlace") are not ours */
     *eq = '\0';
-    if (strcmp (p, "TP") == 0) {
+    /* one value per name: a second one is a typo or a conflict, and
+     * which one the sender meant cannot be guessed */
+    if ((strcmp (p, "TP") == 0 && out->tp)
+        || (strcmp (p, "TROFF") == 0 && out->troff)) {
+      ok = line_error (error, ST2022_SDP_ERROR_INVALID, line_no, line,
+          "%s is given twice: write each fmtp parameter once", p);
+    } else if (strcmp (p, "TP") == 0) {
       if (strcmp (eq + 1, "2110TPN") != 0 && strcmp (eq + 1, "2110TPNL") != 0
           && strcmp (eq + 1, "2110TPW") != 0)
         ok = line_error (error, ST2022_SDP_ERROR_INVALID, line_no, line,
@@ -554,6 +572,13 @@ st2022_sdp_parse (const gchar * text, gssize len, St2022Sdp * out,
   memset (&m, 0, sizeof (m));
   memset (&rejected, 0, sizeof (rejected));
   m.pt = -1;
+  if ((len < 0 ? strlen (text) : (gsize) len) > ST2022_SDP_MAX_SIZE) {
+    g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_SYNTAX,
+        "the SDP is %" G_GSIZE_FORMAT " bytes: an ST 2022-6 SDP is a few "
+        "hundred, at most %u are read", len < 0 ? strlen (text) : (gsize) len,
+        ST2022_SDP_MAX_SIZE);
+    return FALSE;
+  }
   copy = len < 0 ? g_strdup (text) : g_strndup (text, len);
   if (len >= 0 && strlen (copy) != (gsize) len) {
     g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_SYNTAX,
@@ -575,6 +600,12 @@ st2022_sdp_parse (const gchar * text, gssize len, St2022Sdp * out,
     if (l == 0)
       continue;                 /* blank lines, the final line end */
     last_line_no = no;
+    if (l > ST2022_SDP_MAX_LINE) {
+      line_error (error, ST2022_SDP_ERROR_SYNTAX, no, line,
+          "a line of %" G_GSIZE_FORMAT " bytes: at most %u per line", l,
+          ST2022_SDP_MAX_LINE);
+      goto out;
+    }
     if (l < 2 || line[1] != '=' || !g_ascii_islower (line[0])) {
       line_error (error, ST2022_SDP_ERROR_SYNTAX, no, line,
           "not an SDP line: every line is <letter>=<value>");
@@ -717,6 +748,66 @@ out:
   g_free (s.name);
   g_strfreev (lines);
   return ok;
+}
+
+gboolean
+st2022_sdp_read_file (const gchar * path, gchar ** text, GError ** error)
+{
+  struct stat st;
+  gchar *buf = NULL;
+  gsize got = 0;
+  gint fd, e;
+
+  g_return_val_if_fail (path != NULL && text != NULL, FALSE);
+
+  *text = NULL;
+  /* O_NONBLOCK: a FIFO opens at once (then is refused) instead of waiting
+   * for a writer that may never come */
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    goto sys_error;
+  if (fstat (fd, &st) < 0)
+    goto sys_error;
+  if (!S_ISREG (st.st_mode)) {
+    g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_FILE,
+        "%s is not a regular file (a device, FIFO, socket or directory): "
+        "save the SDP to a file", path);
+    goto fail;
+  }
+  if (st.st_size > ST2022_SDP_MAX_SIZE)
+    goto too_big;
+  /* read one byte more than allowed: a file growing meanwhile is caught */
+  buf = g_malloc (ST2022_SDP_MAX_SIZE + 2);
+  while (got <= ST2022_SDP_MAX_SIZE) {
+    gssize r = read (fd, buf + got, ST2022_SDP_MAX_SIZE + 1 - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      goto sys_error;
+    if (r == 0)
+      break;
+    got += r;
+  }
+  if (got > ST2022_SDP_MAX_SIZE)
+    goto too_big;
+  buf[got] = '\0';
+  close (fd);
+  *text = buf;
+  return TRUE;
+
+too_big:
+  g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_FILE,
+      "%s is larger than %u bytes: not an SDP", path, ST2022_SDP_MAX_SIZE);
+  goto fail;
+sys_error:
+  e = errno;
+  g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_FILE, "%s: %s",
+      path, g_strerror (e));
+fail:
+  if (fd >= 0)
+    close (fd);
+  g_free (buf);
+  return FALSE;
 }
 
 gchar *

@@ -34,6 +34,12 @@ G_BEGIN_DECLS
 #define ST2022_SDP_ENCODING "SMPTE2022-6"
 #define ST2022_SDP_CLOCK_RATE 27000000
 
+/* Hostile-input bounds. An ST 2022-6 SDP is a few hundred bytes; these
+ * leave room for any vendor's extra lines and refuse the rest. */
+#define ST2022_SDP_MAX_SIZE (64 * 1024)  /* text or file, bytes */
+#define ST2022_SDP_MAX_LINE 4096        /* one line, bytes */
+#define ST2022_SDP_MAX_FORMATS 32       /* payload types on one m= line */
+
 #define ST2022_SDP_ERROR (st2022_sdp_error_quark ())
 GQuark st2022_sdp_error_quark (void);
 
@@ -43,6 +49,7 @@ typedef enum
   ST2022_SDP_ERROR_INVALID,     /* SDP, but a value is wrong */
   ST2022_SDP_ERROR_NOT_ST2022_6,        /* no ST 2022-6 media in it */
   ST2022_SDP_ERROR_UNSUPPORTED, /* valid SDP we cannot receive */
+  ST2022_SDP_ERROR_FILE,        /* the SDP file cannot be read */
 } St2022SdpErrorCode;
 
 /* What a receiver needs, as parsed; strings owned (st2022_sdp_clear()). */
@@ -69,10 +76,21 @@ typedef struct
  * Takes the first m=video RTP/AVP media whose format has
  * a=rtpmap:<pt> SMPTE2022-6/27000000 (the first leg of an ST 2022-7 pair).
  * Returns FALSE with @error "line N: '<line>': <what is wrong>" on malformed
- * SDP, or when nothing in it is ST 2022-6. @out is cleared first. */
+ * SDP (a line longer than ST2022_SDP_MAX_LINE, an m= line with more than
+ * ST2022_SDP_MAX_FORMATS formats, an fmtp parameter given twice included),
+ * when the text is larger than ST2022_SDP_MAX_SIZE, or when nothing in it
+ * is ST 2022-6. @out is cleared first. */
 gboolean st2022_sdp_parse (const gchar * text, gssize len, St2022Sdp * out,
     GError ** error);
 void st2022_sdp_clear (St2022Sdp * sdp);
+
+/* Reads the SDP file @path into @text (NUL-terminated, g_free() it):
+ * a regular file of at most ST2022_SDP_MAX_SIZE bytes, opened without
+ * blocking. Devices (/dev/zero), FIFOs, sockets and directories are
+ * refused, never waited on or read without end. FALSE with @error
+ * (ST2022_SDP_ERROR_FILE) naming the file and the problem. */
+gboolean st2022_sdp_read_file (const gchar * path, gchar ** text,
+    GError ** error);
 
 /* What a sender describes. */
 typedef struct

@@ -12,6 +12,7 @@
 #include <gst/sdp/sdp.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct
 {
@@ -270,8 +271,50 @@ GST_START_TEST (test_src_bad_sdp)
       "SMPTE2022-6/27000000");
   expect_start_error ("sdp-file=/nonexistent/vmi.sdp", GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_OPEN_READ,
-      "Cannot read sdp-file: Failed to open file \u201c/nonexistent/vmi.sdp\u201d: "
-      "No such file or directory; point sdp-file at the sender's SDP");
+      "Cannot read sdp-file: /nonexistent/vmi.sdp: No such file or "
+      "directory; point sdp-file at the sender's SDP");
+  /* D6: /dev/zero was read until memory ran out, a FIFO without a writer
+   * blocked the state change for ever */
+  expect_start_error ("sdp-file=/dev/zero", GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ,
+      "Cannot read sdp-file: /dev/zero is not a regular file (a device, "
+      "FIFO, socket or directory): save the SDP to a file; point sdp-file "
+      "at the sender's SDP");
+  {
+    gchar *dir = g_dir_make_tmp ("sdp-fifo-XXXXXX", NULL);
+    gchar *fifo = g_build_filename (dir, "s.sdp", NULL);
+    gchar *props = g_strdup_printf ("sdp-file=%s", fifo);
+    gchar *msg = g_strdup_printf ("Cannot read sdp-file: %s is not a "
+        "regular file (a device, FIFO, socket or directory): save the SDP "
+        "to a file; point sdp-file at the sender's SDP", fifo);
+
+    fail_unless (mkfifo (fifo, 0600) == 0);
+    expect_start_error (props, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_OPEN_READ, msg);
+    g_unlink (fifo);
+    g_rmdir (dir);
+    g_free (msg);
+    g_free (props);
+    g_free (fifo);
+    g_free (dir);
+  }
+  /* D1 through the sdp property: 200 formats crashed the element */
+  {
+    GString *sdp = g_string_new ("sdp=\"v=0\no=- 1 1 IN IP4 10.0.0.1\n"
+        "s=x\nt=0 0\nm=video 5004 RTP/AVP 98");
+    guint i;
+
+    for (i = 0; i < 199; i++)
+      g_string_append_printf (sdp, " %u", i % 100);
+    g_string_append (sdp, "\nc=IN IP4 239.1.2.3/64\n"
+        "a=rtpmap:98 SMPTE2022-6/27000000\n\"");
+    expect_start_error (sdp->str, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_SETTINGS, "Invalid SDP (sdp): line 5: 'm=video "
+        "5004 RTP/AVP 98 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 "
+        "20 21 22 23 24 25 26 27 28...': 200 formats: at most 32 payload "
+        "types per m= line");
+    g_string_free (sdp, TRUE);
+  }
 }
 
 GST_END_TEST;

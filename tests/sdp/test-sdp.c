@@ -11,7 +11,9 @@
  */
 #include <gst/check/gstcheck.h>
 #include <gst/sdp/sdp.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "st2022-sdp.h"
 
@@ -309,6 +311,211 @@ GST_START_TEST (test_parse_nul)
 
 GST_END_TEST;
 
+/* An m= line of @n formats (98 first, then 0, 1, 2, ...). */
+static gchar *
+sdp_with_formats (guint n)
+{
+  GString *s = g_string_new (HEAD "m=video 5004 RTP/AVP 98");
+  guint i;
+
+  for (i = 1; i < n; i++)
+    g_string_append_printf (s, " %u", (i - 1) % 128);
+  g_string_append (s, "\nc=IN IP4 239.1.2.3/64\n" RTPMAP);
+  return g_string_free (s, FALSE);
+}
+
+/* D1: 129 formats overwrote the stack silently, 200 crashed (SIGSEGV). */
+GST_START_TEST (test_parse_too_many_formats)
+{
+  static const guint counts[] = { 33, 129, 200, 1000 };
+  St2022Sdp sdp;
+  GError *err = NULL;
+  gchar *text, *want;
+  guint i;
+
+  text = sdp_with_formats (ST2022_SDP_MAX_FORMATS);
+  fail_unless (st2022_sdp_parse (text, -1, &sdp, &err), "%s",
+      err ? err->message : "");
+  fail_unless_equals_int (sdp.payload_type, 98);
+  st2022_sdp_clear (&sdp);
+  g_free (text);
+
+  for (i = 0; i < G_N_ELEMENTS (counts); i++) {
+    text = sdp_with_formats (counts[i]);
+    fail_if (st2022_sdp_parse (text, -1, &sdp, &err));
+    fail_unless (g_error_matches (err, ST2022_SDP_ERROR,
+            ST2022_SDP_ERROR_UNSUPPORTED), "%s", err->message);
+    want = g_strdup_printf ("%u formats: at most 32 payload types per m= "
+        "line", counts[i]);
+    fail_unless (g_str_has_prefix (err->message, "line 5: 'm=video 5004 "
+            "RTP/AVP 98 0 1 2 3"), "%s", err->message);
+    fail_unless (g_str_has_suffix (err->message, want), "%s", err->message);
+    g_free (want);
+    g_clear_error (&err);
+    fail_unless (sdp.address == NULL);
+    g_free (text);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_parse_limits)
+{
+  St2022Sdp sdp;
+  GError *err = NULL;
+  GString *s;
+  gchar *big;
+
+  /* a line at the limit is read; one byte more is refused by number */
+  s = g_string_new (HEAD MEDIA RTPMAP "a=x-vendor:");
+  while (s->len - strlen (HEAD MEDIA RTPMAP) < ST2022_SDP_MAX_LINE)
+    g_string_append_c (s, 'v');
+  g_string_append_c (s, '\n');
+  fail_unless (st2022_sdp_parse (s->str, s->len, &sdp, &err), "%s",
+      err ? err->message : "");
+  st2022_sdp_clear (&sdp);
+  g_string_insert_c (s, strlen (HEAD MEDIA RTPMAP) + 12, 'v');
+  fail_if (st2022_sdp_parse (s->str, s->len, &sdp, &err));
+  fail_unless (g_error_matches (err, ST2022_SDP_ERROR,
+          ST2022_SDP_ERROR_SYNTAX));
+  fail_unless (g_str_has_prefix (err->message, "line 8: 'a=x-vendor:vvv"),
+      "%s", err->message);
+  fail_unless (g_str_has_suffix (err->message, "...': a line of 4097 bytes: "
+          "at most 4096 per line"), "%s", err->message);
+  g_clear_error (&err);
+  g_string_free (s, TRUE);
+
+  /* the whole text: 64 KiB of blank lines are still text, one more byte
+   * is not read at all */
+  big = g_malloc0 (ST2022_SDP_MAX_SIZE + 2);
+  memcpy (big, HEAD MEDIA RTPMAP, strlen (HEAD MEDIA RTPMAP));
+  memset (big + strlen (HEAD MEDIA RTPMAP), '\n',
+      ST2022_SDP_MAX_SIZE - strlen (HEAD MEDIA RTPMAP));
+  fail_unless (st2022_sdp_parse (big, -1, &sdp, &err), "%s",
+      err ? err->message : "");
+  st2022_sdp_clear (&sdp);
+  big[ST2022_SDP_MAX_SIZE] = '\n';
+  fail_if (st2022_sdp_parse (big, -1, &sdp, &err));
+  fail_unless_equals_string (err->message, "the SDP is 65537 bytes: an ST "
+      "2022-6 SDP is a few hundred, at most 65536 are read");
+  g_clear_error (&err);
+  g_free (big);
+}
+
+GST_END_TEST;
+
+/* D8: a repeated fmtp parameter leaked the first value (found by the leak
+ * checker of the ASan tier and of scripts/fuzz) and was taken silently. */
+GST_START_TEST (test_parse_fmtp_repeated)
+{
+  static const struct
+  {
+    const gchar *fmtp;
+    const gchar *message;
+  } cases[] = {
+    {"a=fmtp:98 TP=2110TPN; TROFF=37; TROFF=37",
+        "line 8: 'a=fmtp:98 TP=2110TPN; TROFF=37; TROFF=37': TROFF is given "
+          "twice: write each fmtp parameter once"},
+    {"a=fmtp:98 TP=2110TPN;TP=2110TPW",
+        "line 8: 'a=fmtp:98 TP=2110TPN;TP=2110TPW': TP is given twice: "
+          "write each fmtp parameter once"},
+  };
+  St2022Sdp sdp;
+  GError *err = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *text = g_strconcat (HEAD MEDIA RTPMAP, cases[i].fmtp, "\n", NULL);
+
+    fail_if (st2022_sdp_parse (text, -1, &sdp, &err));
+    fail_unless (g_error_matches (err, ST2022_SDP_ERROR,
+            ST2022_SDP_ERROR_INVALID));
+    fail_unless_equals_string (err->message, cases[i].message);
+    g_clear_error (&err);
+    g_free (text);
+  }
+  /* two fmtp lines for one format: the last wins, nothing leaks */
+  fail_unless (st2022_sdp_parse (HEAD MEDIA RTPMAP "a=fmtp:98 TROFF=1\n"
+          "a=fmtp:98 TP=2110TPW; TROFF=37\n", -1, &sdp, &err));
+  fail_unless_equals_string (sdp.tp, "2110TPW");
+  fail_unless_equals_string (sdp.troff, "37");
+  st2022_sdp_clear (&sdp);
+}
+
+GST_END_TEST;
+
+/* D6: /dev/zero was read without end (2.1 GB), a FIFO blocked for ever. */
+GST_START_TEST (test_read_file)
+{
+  gchar *dir = g_dir_make_tmp ("test-sdp-XXXXXX", NULL);
+  gchar *good = g_build_filename (dir, "good.sdp", NULL);
+  gchar *big = g_build_filename (dir, "big.sdp", NULL);
+  gchar *fifo = g_build_filename (dir, "fifo.sdp", NULL);
+  gchar *missing = g_build_filename (dir, "missing.sdp", NULL);
+  gchar *text = NULL, *want, *data;
+  GError *err = NULL;
+
+  fail_unless (g_file_set_contents (good, nmos_cpp_sdp, -1, NULL));
+  fail_unless (st2022_sdp_read_file (good, &text, &err));
+  fail_unless_equals_string (text, nmos_cpp_sdp);
+  g_free (text);
+
+  /* exactly the limit is read; one byte more is refused */
+  data = g_malloc (ST2022_SDP_MAX_SIZE + 1);
+  memset (data, '\n', ST2022_SDP_MAX_SIZE + 1);
+  fail_unless (g_file_set_contents (big, data, ST2022_SDP_MAX_SIZE, NULL));
+  fail_unless (st2022_sdp_read_file (big, &text, &err));
+  fail_unless_equals_int (strlen (text), ST2022_SDP_MAX_SIZE);
+  g_free (text);
+  fail_unless (g_file_set_contents (big, data, ST2022_SDP_MAX_SIZE + 1,
+          NULL));
+  fail_if (st2022_sdp_read_file (big, &text, &err));
+  fail_unless (text == NULL);
+  want = g_strdup_printf ("%s is larger than 65536 bytes: not an SDP", big);
+  fail_unless_equals_string (err->message, want);
+  g_free (want);
+  g_clear_error (&err);
+  g_free (data);
+
+  fail_if (st2022_sdp_read_file ("/dev/zero", &text, &err));
+  fail_unless (g_error_matches (err, ST2022_SDP_ERROR, ST2022_SDP_ERROR_FILE));
+  fail_unless_equals_string (err->message, "/dev/zero is not a regular file "
+      "(a device, FIFO, socket or directory): save the SDP to a file");
+  g_clear_error (&err);
+
+  /* no writer: this would block for ever if opened waiting */
+  fail_unless (mkfifo (fifo, 0600) == 0);
+  fail_if (st2022_sdp_read_file (fifo, &text, &err));
+  want = g_strdup_printf ("%s is not a regular file (a device, FIFO, socket "
+      "or directory): save the SDP to a file", fifo);
+  fail_unless_equals_string (err->message, want);
+  g_free (want);
+  g_clear_error (&err);
+
+  fail_if (st2022_sdp_read_file (dir, &text, &err));
+  fail_unless (g_str_has_suffix (err->message, "is not a regular file (a "
+          "device, FIFO, socket or directory): save the SDP to a file"));
+  g_clear_error (&err);
+
+  fail_if (st2022_sdp_read_file (missing, &text, &err));
+  want = g_strdup_printf ("%s: No such file or directory", missing);
+  fail_unless_equals_string (err->message, want);
+  g_free (want);
+  g_clear_error (&err);
+
+  g_unlink (good);
+  g_unlink (big);
+  g_unlink (fifo);
+  g_rmdir (dir);
+  g_free (good);
+  g_free (big);
+  g_free (fifo);
+  g_free (missing);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_write_multicast)
 {
   St2022SdpDescription d = {
@@ -426,6 +633,10 @@ sdp_suite (void)
   tcase_add_test (tc, test_parse_unicast_ipv6);
   tcase_add_test (tc, test_parse_bad);
   tcase_add_test (tc, test_parse_nul);
+  tcase_add_test (tc, test_parse_too_many_formats);
+  tcase_add_test (tc, test_parse_limits);
+  tcase_add_test (tc, test_parse_fmtp_repeated);
+  tcase_add_test (tc, test_read_file);
   tcase_add_test (tc, test_write_multicast);
   tcase_add_test (tc, test_write_unicast_minimal);
   tcase_add_test (tc, test_round_trip);

@@ -86,22 +86,63 @@ GST_START_TEST (test_bad_uris)
     {"st2022://10.0.0.1:5004?no-such=1", "'st2022://10.0.0.1:5004?no-such=1'"
           ": GstSt2022Src has no writable property 'no-such'"},
     {"udp://10.0.0.1:5004", "URI scheme 'udp' not supported"},
+    /* D7: values were ignored silently, %00 gave a GStreamer-CRITICAL */
+    {"st2022://10.0.0.1:5004?port=70000", "'st2022://10.0.0.1:5004?"
+          "port=70000': query parameter 'port': '70000' is not a number "
+          "0-65535"},
+    {"st2022://10.0.0.1?timeout=abc", "'st2022://10.0.0.1?timeout=abc': "
+          "query parameter 'timeout': 'abc' is not a number "
+          "0-18446744073709551615"},
+    {"st2022://10.0.0.1?payload-type=128", "'st2022://10.0.0.1?"
+          "payload-type=128': query parameter 'payload-type': '128' is not "
+          "a number 0-127"},
+    {"st2022://10.0.0.1?drop-corrupted=maybe", "'st2022://10.0.0.1?"
+          "drop-corrupted=maybe': query parameter 'drop-corrupted': 'maybe' "
+          "is not true or false"},
+    {"st2022://10.0.0.1?ssrc=-1", "'st2022://10.0.0.1?ssrc=-1': query "
+          "parameter 'ssrc': '-1' is not a number 0-4294967295"},
+    {"st2022://10.0.0.1?name=%00", "'st2022://10.0.0.1?name=%00': query "
+          "parameter 'name=%00': bad percent-encoding (a %xx that is not "
+          "hex, or %00)"},
+    {"st2022://10.0.0.1?%zz=1", "'st2022://10.0.0.1?%zz=1': query "
+          "parameter '%zz=1': bad percent-encoding (a %xx that is not hex, "
+          "or %00)"},
+    {"st2022://10.0.0.1?=5", "'st2022://10.0.0.1?=5': query parameter "
+          "'=5': no name: write ?name=value"},
+    {"st2022://10.0.0.1?stats=x", "'st2022://10.0.0.1?stats=x': "
+          "GstSt2022Src has no writable property 'stats'"},
   };
   GstElement *e = gst_element_factory_make ("st2022src", NULL);
-  gchar *addr;
-  guint i;
+  gchar *addr, *name;
+  gint port;
+  guint64 timeout;
+  guint i, pt;
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     GError *err = NULL;
     fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), bad[i].uri,
-            &err));
+            &err), "%s accepted", bad[i].uri);
     fail_unless_equals_string (err->message, bad[i].message);
     g_error_free (err);
   }
   /* nothing was changed by the bad ones */
-  g_object_get (e, "address", &addr, NULL);
+  g_object_get (e, "address", &addr, "port", &port, "timeout", &timeout,
+      NULL);
   fail_unless_equals_string (addr, "0.0.0.0");
+  fail_unless_equals_int (port, 5004);
+  fail_unless_equals_uint64 (timeout, GST_SECOND);
   g_free (addr);
+
+  /* good values of each kind still pass, at their limits */
+  fail_unless (gst_uri_handler_set_uri (GST_URI_HANDLER (e), "st2022://"
+          "10.0.0.2?port=65535&timeout=0&payload-type=127&name=a%20b", NULL));
+  g_object_get (e, "port", &port, "timeout", &timeout, "payload-type", &pt,
+      "name", &name, NULL);
+  fail_unless_equals_int (port, 65535);
+  fail_unless_equals_uint64 (timeout, 0);
+  fail_unless_equals_int (pt, 127);
+  fail_unless_equals_string (name, "a b");
+  g_free (name);
   gst_object_unref (e);
 }
 
