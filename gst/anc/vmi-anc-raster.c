@@ -379,20 +379,23 @@ vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
     const gint32 * samples, guint n, guint channels)
 {
   const St2022Format *fmt;
-  guint groups, g, k, usable, line, j, lk, ret;
+  guint groups, g, k, line, on_line, per_line, lk, ret;
   guint8 cs[24];
-  guint spf;
-  guint64 frame_clocks;
 
   if (tx == NULL || w == NULL || (samples == NULL && n > 0) || channels < 1
       || channels > VMI_ANC_AUDIO_MAX_CHANNELS)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   fmt = w->fmt;
+  if (n != vmi_anc_audio_frame_samples (fmt, tx->frame_index))
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
   groups = (channels + 3) / 4;
   channel_status (cs);
-  usable = fmt->total_lines - (fmt->interlaced ? 2 : 1);
-  spf = fmt->samples_per_line;
-  frame_clocks = (guint64) fmt->total_lines * spf;
+  /* samples whose line is full wait for the next one: as many per line
+   * as the C-channel HANC holds data packets of every group */
+  per_line = vmi_anc_space_words (fmt, 1, VMI_ANC_HANC) /
+      (VMI_ANC_PACKET_WORDS (VMI_ANC_AUDIO_DATA_DC) * groups);
+  if (per_line == 0)
+    return VMI_ANC_ERROR_NO_SPACE;
 
   /* control packets: one per group and field, Y channel, line 9 / 571 */
   for (g = 0; g < groups; g++) {
@@ -417,37 +420,34 @@ vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
     }
   }
 
-  /* sample k goes on usable line floor (k * usable / n): evenly spread,
-   * at most two samples per line for every format of the table */
   line = 0;
-  j = G_MAXUINT;
+  on_line = 0;
   for (k = 0; k < n; k++) {
-    guint want = (guint) ((guint64) k * usable / n);
-    guint64 t = (guint64) k * frame_clocks / n;
-    guint64 start;
     guint s = (guint) ((tx->samples_sent + k) % 192);
+    guint at, clk;
 
-    while (j == G_MAXUINT || j < want) {
-      line++;
-      if (audio_line_ok (fmt, line))
-        j = (j == G_MAXUINT) ? 0 : j + 1;
+    vmi_anc_audio_sample_phase (fmt, tx->frame_index, k, &at, &clk);
+    if (at > line) {
+      line = at;
+      on_line = 0;
     }
-    start = (guint64) (line - 1) * spf;
+    while (!audio_line_ok (fmt, line) || on_line >= per_line) {
+      line++;
+      on_line = 0;
+    }
+    if (line > fmt->total_lines)
+      return VMI_ANC_ERROR_NO_SPACE;
+    on_line++;
     for (g = 0; g < groups; g++) {
       VmiAncAudioData a = { 0 };
       VmiAncPacket p;
 
       a.group = g;
       a.dbn = next_dbn (&tx->dbn[g]);
-      /* clock phase: the sample instant in video clocks after the line's
-       * EAV; a sample whose instant lies before the line start belongs to
-       * the previous line (MPF) */
-      if (t >= start) {
-        a.clk = (guint16) MIN (t - start, 0x1fff);
-      } else {
-        a.mpf = TRUE;
-        a.clk = (guint16) MIN (t + spf - MIN (start, t + spf), 0x1fff);
-      }
+      /* the clock word counts from the EAV of the line the instant falls
+       * in; MPF says the packet sits on a later line */
+      a.clk = (guint16) clk;
+      a.mpf = line != at;
       for (lk = 0; lk < 4; lk++) {
         guint c = 4 * g + lk;
         a.samples[lk] = c < channels ? samples[(gsize) k * channels + c] : 0;
@@ -476,6 +476,8 @@ struct _VmiAncAudioRx
 {
   gint32 samples[4][RX_MAX_SAMPLES][4];
   guint8 got[4][RX_MAX_SAMPLES];
+  guint16 clk[4][RX_MAX_SAMPLES];       /* with MPF in bit 15 */
+  guint16 line[4][RX_MAX_SAMPLES];
   guint n[4];                   /* positions used this frame */
   gint last[4];                 /* last data block number - 1, or -1 */
   gboolean seen[4];
@@ -547,6 +549,8 @@ vmi_anc_audio_rx_push_data (VmiAncAudioRx * rx, const VmiAncAudioData * a)
     return;
   memcpy (rx->samples[g][pos], a->samples, sizeof (a->samples));
   rx->got[g][pos] = 1;
+  rx->clk[g][pos] = (a->clk & 0x1fff) | (a->mpf ? 0x8000 : 0);
+  rx->line[g][pos] = (guint16) a->line;
   rx->n[g] = pos + 1;
 }
 
@@ -586,6 +590,35 @@ guint
 vmi_anc_audio_rx_frame_number (VmiAncAudioRx * rx)
 {
   return rx->af;
+}
+
+guint
+vmi_anc_audio_rx_check_phase (VmiAncAudioRx * rx, const St2022Format * fmt,
+    guint64 frame_index)
+{
+  guint g, i, n, line, clk, bad = 0;
+
+  if (rx == NULL || fmt == NULL)
+    return 0;
+  n = vmi_anc_audio_frame_samples (fmt, frame_index);
+  for (g = 0; g < 4; g++) {
+    for (i = 0; i < MIN (rx->n[g], RX_MAX_SAMPLES); i++) {
+      gboolean mpf = (rx->clk[g][i] & 0x8000) != 0;
+
+      if (!rx->got[g][i])
+        continue;
+      /* more samples than the frame has: each extra one is wrong */
+      if (i >= n || vmi_anc_audio_sample_phase (fmt, frame_index, i, &line,
+              &clk) != VMI_ANC_OK) {
+        bad++;
+        continue;
+      }
+      if ((rx->clk[g][i] & 0x1fff) != clk || (rx->line[g][i] != 0 &&
+              (mpf ? rx->line[g][i] <= line : rx->line[g][i] != line)))
+        bad++;
+    }
+  }
+  return bad;
 }
 
 guint

@@ -367,6 +367,74 @@ vmi_anc_audio_frame_samples (const St2022Format * fmt, guint64 frame_index)
   return (guint) ((gint64) VMI_ANC_AUDIO_RATE * fmt->fps_d / fmt->fps_n);
 }
 
+/* The continuous 48 kHz grid over one sequence of frames: sample j of the
+ * sequence (0 = the first sample of its first frame) falls
+ * (j * nf + a) * F / ns video clocks after the sequence's first frame
+ * starts, F = clocks per frame, ns = samples per sequence, nf = frames per
+ * sequence.  The offset a (in 1/nf of a sample period) is the smallest for
+ * which every frame carries exactly the samples whose instants fall within
+ * it, given the standard's counts: 2 at 30000/1001 (1602 1601 1602 1601
+ * 1602), 0 at every other rate. */
+typedef struct
+{
+  guint64 frame_clocks;
+  guint nf, ns, a, before;      /* before: samples of the sequence's
+                                 * earlier frames */
+} AudioGrid;
+
+static void
+audio_grid (const St2022Format * fmt, guint64 frame_index, AudioGrid * g)
+{
+  guint cum[6], f, a;
+
+  g->frame_clocks = (guint64) fmt->total_lines * fmt->samples_per_line;
+  g->nf = vmi_anc_audio_sequence_length (fmt);
+  cum[0] = 0;
+  for (f = 0; f < g->nf; f++)
+    cum[f + 1] = cum[f] + vmi_anc_audio_frame_samples (fmt, f);
+  g->ns = cum[g->nf];
+  g->before = cum[frame_index % g->nf];
+  g->a = 0;
+  for (a = 0; a < g->nf; a++) {
+    gboolean fits = TRUE;
+
+    /* samples before frame f: ceil ((f * ns - a) / nf) */
+    for (f = 1; f < g->nf && fits; f++)
+      fits = (f * g->ns - a + g->nf - 1) / g->nf == cum[f];
+    if (fits) {
+      g->a = a;
+      break;
+    }
+  }
+}
+
+static void
+grid_phase (const St2022Format * fmt, const AudioGrid * g,
+    guint64 frame_index, guint k, guint * line, guint * clk)
+{
+  guint64 f = frame_index % g->nf;
+  guint64 num = ((guint64) (g->before + k) * g->nf + g->a) * g->frame_clocks
+      - f * g->frame_clocks * g->ns;
+  guint64 t = num / g->ns;
+
+  *line = (guint) (t / fmt->samples_per_line) + 1;
+  *clk = (guint) (t % fmt->samples_per_line);
+}
+
+int
+vmi_anc_audio_sample_phase (const St2022Format * fmt, guint64 frame_index,
+    guint k, guint * line, guint * clk)
+{
+  AudioGrid g;
+
+  if (fmt == NULL || line == NULL || clk == NULL ||
+      k >= vmi_anc_audio_frame_samples (fmt, frame_index))
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  audio_grid (fmt, frame_index, &g);
+  grid_phase (fmt, &g, frame_index, k, line, clk);
+  return VMI_ANC_OK;
+}
+
 /* BCH(31,25) over each bit position of the bytes, generator
  * x^6 + x^5 + x^3 + x^2 + x + 1: a byte-wide Galois shift register */
 static void
@@ -452,6 +520,7 @@ vmi_anc_audio_data_parse (const VmiAncPacket * p, VmiAncAudioData * a)
   a->dbn = p->sdid;
   a->clk = d[0] | (d[1] & 0xf) << 8 | ((d[1] >> 5) & 1) << 12;
   a->mpf = (d[1] & 0x10) != 0;
+  a->line = p->line;
   for (ch = 0; ch < 4; ch++) {
     const guint8 *w = d + 2 + 4 * ch;
     guint32 s = (w[0] >> 4) | w[1] << 4 | w[2] << 12 | (w[3] & 0xf) << 20;

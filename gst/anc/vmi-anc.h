@@ -174,6 +174,13 @@ guint vmi_anc_audio_frame_samples (const St2022Format * fmt,
     guint64 frame_index);
 /* Length of that sequence: 5 for 30000/1001 and 60000/1001, else 1 */
 guint vmi_anc_audio_sequence_length (const St2022Format * fmt);
+/* Where sample @k (0-based) of frame @frame_index lies on the continuous
+ * 48 kHz grid (frame 0 is the first of its 1000/1001 sequence): the raster
+ * line its instant falls in and the clock phase word, the video clocks
+ * (samples of the line) from that line's EAV to the instant, rounded down.
+ * See docs/ancillary.md for the grid's phase. */
+int vmi_anc_audio_sample_phase (const St2022Format * fmt,
+    guint64 frame_index, guint k, guint * line, guint * clk);
 
 /**
  * VmiAncAudioData:
@@ -189,6 +196,8 @@ typedef struct
   gint32 samples[4];
   guint8 z;                     /* AES3 block start (frame 0 of 192) */
   guint8 v, u, c;               /* AES3 bits, the same for the 4 channels */
+  guint line;                   /* line carrying the packet (set by parse
+                                 * from the packet's line, 0 if unknown) */
 } VmiAncAudioData;
 
 void vmi_anc_audio_data_build (const VmiAncAudioData * a, VmiAncPacket * p);
@@ -281,10 +290,12 @@ typedef struct
 
 void vmi_anc_audio_tx_init (VmiAncAudioTx * tx);
 /* Embed one frame's @n samples (interleaved, @channels 1..16, signed
- * 24-bit values) in the C-channel HANC, spread evenly over the lines
- * (not on the line after a switching point), plus one control packet per
- * group and field in the Y-channel HANC of line 9 (and 571). @n must be
- * vmi_anc_audio_frame_samples() of tx->frame_index. */
+ * 24-bit values) in the C-channel HANC, each on the line its instant on
+ * the 48 kHz grid falls in (vmi_anc_audio_sample_phase()), or on the next
+ * line with room when that line is full or follows a switching point (MPF
+ * set), plus one control packet per group and field in the Y-channel HANC
+ * of line 9 (and 571). @n must be vmi_anc_audio_frame_samples() of
+ * tx->frame_index. */
 int vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
     const gint32 * samples, guint n, guint channels);
 
@@ -306,6 +317,13 @@ void vmi_anc_audio_rx_push_control (VmiAncAudioRx * rx,
 guint vmi_anc_audio_rx_channels (VmiAncAudioRx * rx);
 /* The control packets' audio frame number (1..5) of this frame, 0 if none */
 guint vmi_anc_audio_rx_frame_number (VmiAncAudioRx * rx);
+/* Check this frame's clock phase words against the 48 kHz grid (frame
+ * @frame_index of @fmt's sequence, as vmi_anc_audio_sample_phase()): a
+ * packet mismatches when its clock word differs from its sample's, or its
+ * line is not the sample's line (MPF clear) or not a later one (MPF set).
+ * Returns this frame's mismatches, before vmi_anc_audio_rx_end_frame(). */
+guint vmi_anc_audio_rx_check_phase (VmiAncAudioRx * rx,
+    const St2022Format * fmt, guint64 frame_index);
 /* End the frame: write its samples (interleaved, @channels each, 24-bit
  * values) to @out (room for @max samples per channel).  @expected is the
  * frame's sample count when datagrams were lost (0: take what arrived).

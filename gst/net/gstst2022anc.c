@@ -606,6 +606,7 @@ struct _GstSt2022AncRx
   guint64 payload_id_mismatches;
   guint64 audio_samples;
   guint64 audio_concealed;
+  guint64 audio_clock_mismatches;
 };
 
 static GstPadProbeReturn
@@ -693,7 +694,7 @@ gst_st2022_anc_rx_reset (GstSt2022AncRx * rx, gboolean remove_pads)
   g_mutex_lock (&rx->lock);
   rx->packets = rx->checksum_errors = rx->lost = 0;
   rx->timecodes = rx->captions = rx->payload_id_mismatches = 0;
-  rx->audio_samples = rx->audio_concealed = 0;
+  rx->audio_samples = rx->audio_concealed = rx->audio_clock_mismatches = 0;
   rx->payload_id_value = 0;
   g_mutex_unlock (&rx->lock);
   if (remove_pads) {
@@ -804,7 +805,7 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
   const St2022Format *fmt = info->format;
   VmiAncReadStats st = { 0 };
   guint8 want[4];
-  guint channels, expected = 0, n, concealed = 0;
+  guint channels, expected = 0, n, concealed = 0, mismatches;
 
   if (raster == NULL)
     return;
@@ -855,6 +856,7 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
      * sequence gives; a complete one what it carries */
     if (!info->complete)
       expected = vmi_anc_audio_frame_samples (fmt, rx->seq_index);
+    mismatches = vmi_anc_audio_rx_check_phase (rx->arx, fmt, rx->seq_index);
     n = vmi_anc_audio_rx_end_frame (rx->arx, expected, channels, rx->samples,
         MAX_FRAME_SAMPLES, &concealed);
     if (n > 0) {
@@ -877,6 +879,7 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
       g_mutex_lock (&rx->lock);
       rx->audio_samples += n;
       rx->audio_concealed += concealed;
+      rx->audio_clock_mismatches += mismatches;
       g_mutex_unlock (&rx->lock);
     }
   }
@@ -1000,6 +1003,8 @@ gst_st2022_anc_rx_add_stats (GstSt2022AncRx * rx, GstStructure * s)
       "payload-id", G_TYPE_UINT, rx->payload_id_value,
       "payload-id-mismatches", G_TYPE_UINT64, rx->payload_id_mismatches,
       "audio-samples", G_TYPE_UINT64, rx->audio_samples,
-      "audio-concealed-samples", G_TYPE_UINT64, rx->audio_concealed, NULL);
+      "audio-concealed-samples", G_TYPE_UINT64, rx->audio_concealed,
+      "audio-clock-mismatches", G_TYPE_UINT64, rx->audio_clock_mismatches,
+      NULL);
   g_mutex_unlock (&rx->lock);
 }

@@ -325,6 +325,111 @@ GST_START_TEST (test_audio_distribution)
 
 GST_END_TEST;
 
+/* Clock phase words (ST 299-1) on the continuous 48 kHz grid, worked out
+ * here from time instead of the sequence: global sample s sits at
+ * (s + a / nf) / 48000 s, frame f starts at f * fps_d / fps_n s, and the
+ * video clock runs at F * fps_n / fps_d (F = lines * samples per line);
+ * a / nf is 2/5 of a sample period at 30000/1001, 0 elsewhere. */
+typedef struct
+{
+  guint line, clk;
+} Phase;
+
+static Phase
+ref_phase (const St2022Format * f, guint64 s, guint64 frame, guint a,
+    guint nf)
+{
+  guint64 fc = (guint64) f->total_lines * f->samples_per_line;
+  /* ((s * nf + a) / (48000 * nf) - frame * fps_d / fps_n) * fc * fps_n /
+   * fps_d, over a common denominator */
+  guint64 num = (s * nf + a) * fc * f->fps_n -
+      frame * fc * f->fps_d * 48000 * nf;
+  guint64 t = num / ((guint64) 48000 * nf * f->fps_d);
+  Phase ph = { (guint) (t / f->samples_per_line) + 1,
+    (guint) (t % f->samples_per_line)
+  };
+  return ph;
+}
+
+/* (line, clock word) of the first, second and last sample of frames 0-9 */
+static const struct
+{
+  const char *name;
+  guint a, nf;
+  Phase p[10][3];
+} phase_table[] = {
+  {"1080i59.94", 2, 5, {
+          {{1, 618}, {1, 2163}, {1125, 1890}}, {{1, 1236}, {2, 581}, {1125, 963}},
+          {{1, 309}, {1, 1854}, {1125, 1581}}, {{1, 927}, {2, 272}, {1125, 654}},
+          {{1, 0}, {1, 1545}, {1125, 1272}}, {{1, 618}, {1, 2163}, {1125, 1890}},
+          {{1, 1236}, {2, 581}, {1125, 963}}, {{1, 309}, {1, 1854}, {1125, 1581}},
+          {{1, 927}, {2, 272}, {1125, 654}}, {{1, 0}, {1, 1545}, {1125, 1272}}}},
+  {"720p59.94", 0, 5, {
+          {{1, 0}, {1, 1545}, {750, 413}}, {{1, 309}, {2, 204}, {750, 722}},
+          {{1, 618}, {2, 513}, {750, 1031}}, {{1, 927}, {2, 822}, {750, 1340}},
+          {{1, 1236}, {2, 1131}, {750, 104}}, {{1, 0}, {1, 1545}, {750, 413}},
+          {{1, 309}, {2, 204}, {750, 722}}, {{1, 618}, {2, 513}, {750, 1031}},
+          {{1, 927}, {2, 822}, {750, 1340}}, {{1, 1236}, {2, 1131}, {750, 104}}}},
+  {"1080p29.97", 2, 5, {
+          {{1, 618}, {1, 2163}, {1125, 1890}}, {{1, 1236}, {2, 581}, {1125, 963}},
+          {{1, 309}, {1, 1854}, {1125, 1581}}, {{1, 927}, {2, 272}, {1125, 654}},
+          {{1, 0}, {1, 1545}, {1125, 1272}}, {{1, 618}, {1, 2163}, {1125, 1890}},
+          {{1, 1236}, {2, 581}, {1125, 963}}, {{1, 309}, {1, 1854}, {1125, 1581}},
+          {{1, 927}, {2, 272}, {1125, 654}}, {{1, 0}, {1, 1545}, {1125, 1272}}}},
+  {"1080i50", 0, 1, {
+          {{1, 0}, {1, 1546}, {1125, 1093}}, {{1, 0}, {1, 1546}, {1125, 1093}},
+          {{1, 0}, {1, 1546}, {1125, 1093}}, {{1, 0}, {1, 1546}, {1125, 1093}},
+          {{1, 0}, {1, 1546}, {1125, 1093}}, {{1, 0}, {1, 1546}, {1125, 1093}},
+          {{1, 0}, {1, 1546}, {1125, 1093}}, {{1, 0}, {1, 1546}, {1125, 1093}},
+          {{1, 0}, {1, 1546}, {1125, 1093}}, {{1, 0}, {1, 1546}, {1125, 1093}}}},
+};
+
+GST_START_TEST (test_audio_clock_phase)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (phase_table); i++) {
+    const St2022Format *f = st2022_format_from_name (phase_table[i].name);
+    guint64 frame, s = 0;
+    guint line, clk, prev_t = 0;
+
+    fail_unless (f != NULL);
+    for (frame = 0; frame < 10; frame++) {
+      guint n = vmi_anc_audio_frame_samples (f, frame), k;
+      const Phase *want = phase_table[i].p[frame];
+
+      for (k = 0; k < n; k++, s++) {
+        Phase r = ref_phase (f, s, frame, phase_table[i].a,
+            phase_table[i].nf);
+        guint t;
+
+        fail_unless_equals_int (vmi_anc_audio_sample_phase (f, frame, k,
+                &line, &clk), VMI_ANC_OK);
+        fail_unless (line == r.line && clk == r.clk,
+            "%s frame %" G_GUINT64_FORMAT " sample %u: line %u clk %u, "
+            "want %u %u", f->name, frame, k, line, clk, r.line, r.clk);
+        /* every instant lies inside its frame, one period after the last */
+        fail_unless (line >= 1 && line <= f->total_lines);
+        t = (line - 1) * f->samples_per_line + clk;
+        if (k > 0)
+          fail_unless (t - prev_t >= 1545 && t - prev_t <= 1547);
+        prev_t = t;
+        if (k == 0 || k == 1 || k == n - 1) {
+          const Phase *w = &want[k == 0 ? 0 : k == 1 ? 1 : 2];
+
+          fail_unless (line == w->line && clk == w->clk,
+              "%s frame %" G_GUINT64_FORMAT " sample %u: line %u clk %u, "
+              "table %u %u", f->name, frame, k, line, clk, w->line, w->clk);
+        }
+      }
+      fail_unless (vmi_anc_audio_sample_phase (f, frame, n, &line,
+              &clk) < 0);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* remainder of M(x) * x^6 / (x^6+x^5+x^3+x^2+x+1) for bit lane @k */
 static guint8
 ref_ecc_lane (const guint8 * bytes, guint n, guint k)
@@ -706,6 +811,7 @@ typedef struct
   guint max_per_line;
   guint line, on_line;
   gboolean interlaced;
+  guint mpf_clear;
 } AudioCollect;
 
 static void
@@ -720,6 +826,8 @@ audio_cb (gpointer user, const VmiAncPacket * p)
     fail_unless_equals_int (p->space, VMI_ANC_HANC);
     fail_unless (p->line != 8 && !(c->interlaced && p->line == 570),
         "line %u", p->line);
+    if (!a.mpf)
+      c->mpf_clear++;
     if (a.group == 0) {
       c->on_line = p->line == c->line ? c->on_line + 1 : 1;
       c->line = p->line;
@@ -785,7 +893,12 @@ audio_round_trip (const char *name, guint channels)
     vmi_anc_read_frame (fmt, raster, fmt->frame_bytes,
         lost_datagram || frame == 3 || frame == 5 ? missing : NULL, NULL,
         audio_cb, &c);
-    fail_unless (c.max_per_line <= 2);
+    /* a line carries the samples its time holds (1 or 2) plus those
+     * held back from a full line or the line after a switching point */
+    fail_unless (c.max_per_line <= 4, "%u", c.max_per_line);
+    /* clock words and lines agree with the 48 kHz grid */
+    fail_unless_equals_int (vmi_anc_audio_rx_check_phase (c.rx, fmt, frame),
+        0);
     fail_unless_equals_int (vmi_anc_audio_rx_channels (c.rx), channels);
     if (vmi_anc_audio_sequence_length (fmt) > 1)
       fail_unless_equals_int (vmi_anc_audio_rx_frame_number (c.rx),
@@ -830,6 +943,93 @@ audio_round_trip (const char *name, guint channels)
   g_free (missing);
 }
 
+typedef struct
+{
+  VmiAncAudioRx *rx;
+  guint data, mpf, tamper_clk, tamper_line;
+} PhaseCollect;
+
+static void
+phase_cb (gpointer user, const VmiAncPacket * p)
+{
+  PhaseCollect *c = user;
+  VmiAncAudioData a;
+
+  if (vmi_anc_audio_data_parse (p, &a) != 0)
+    return;
+  fail_unless_equals_int (a.line, p->line);
+  if (a.mpf)
+    c->mpf++;
+  /* the receiver must catch a clock word one off, and a packet moved a
+   * line away without MPF */
+  if (c->data == c->tamper_clk)
+    a.clk ^= 1;
+  if (c->data == c->tamper_line)
+    a.line++;
+  c->data++;
+  vmi_anc_audio_rx_push_data (c->rx, &a);
+}
+
+/* 1080i59.94, 16 channels: ten frames through the raster, the receiver
+ * checks every clock word; held-back samples (line 8, 570, full lines)
+ * carry MPF */
+GST_START_TEST (test_audio_phase_check)
+{
+  const St2022Format *fmt = st2022_format_from_name ("1080i59.94");
+  St2022RasterWriter *rw;
+  guint8 *raster = blank_raster (fmt, &rw);
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  VmiAncAudioTx tx;
+  PhaseCollect c = { 0 };
+  gint32 *in = g_new0 (gint32, 2048 * 16);
+  gsize stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_UYVP);
+  guint8 *pic = g_malloc0 (stride * fmt->height);
+  guint frame;
+
+  c.rx = vmi_anc_audio_rx_new ();
+  vmi_anc_audio_tx_init (&tx);
+  for (frame = 0; frame < 10; frame++) {
+    guint n = vmi_anc_audio_frame_samples (fmt, frame);
+    gint32 out[4];
+    guint concealed;
+
+    fail_unless_equals_int (st2022_raster_writer_write (rw, raster,
+            fmt->frame_bytes, ST2022_PIXEL_UYVP, pic, stride), 0);
+    vmi_anc_writer_begin (w, raster, fmt->frame_bytes);
+    fail_unless_equals_int (vmi_anc_audio_tx_frame (&tx, w, in, n, 16), 0);
+    vmi_anc_writer_end (w);
+    /* a wrong count is refused */
+    fail_unless (vmi_anc_audio_tx_frame (&tx, w, in, n + 1, 16) < 0);
+
+    c.data = c.mpf = 0;
+    c.tamper_clk = c.tamper_line = G_MAXUINT;
+    if (frame == 7) {
+      c.tamper_clk = 100;
+      c.tamper_line = 2000;
+    }
+    vmi_anc_audio_rx_begin_frame (c.rx);
+    vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, NULL, NULL, phase_cb,
+        &c);
+    fail_unless_equals_int (c.data, 4 * n);
+    /* both fields' post-switching lines hold back 1 or 2 samples each */
+    fail_unless (c.mpf >= 4 * 2, "%u", c.mpf);
+    fail_unless_equals_int (vmi_anc_audio_rx_check_phase (c.rx, fmt, frame),
+        frame == 7 ? 2 : 0);
+    /* checked against the wrong place in the sequence, most words differ */
+    fail_unless (vmi_anc_audio_rx_check_phase (c.rx, fmt, frame + 1) >
+        4 * 1000);
+    vmi_anc_audio_rx_end_frame (c.rx, 0, 4, out, 1, &concealed);
+  }
+  vmi_anc_audio_rx_free (c.rx);
+  vmi_anc_writer_free (w);
+  st2022_raster_writer_free (rw);
+  g_free (raster);
+  g_free (pic);
+  g_free (in);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_audio_raster_1080i5994_2ch)
 {
   audio_round_trip ("1080i59.94", 2);
@@ -867,6 +1067,8 @@ anc_suite (void)
   tcase_add_test (tc, test_atc);
   tcase_add_test (tc, test_cdp);
   tcase_add_test (tc, test_audio_distribution);
+  tcase_add_test (tc, test_audio_clock_phase);
+  tcase_add_test (tc, test_audio_phase_check);
   tcase_add_test (tc, test_audio_packet);
   tcase_add_test (tc, test_raster_place_and_crc);
   tcase_add_test (tc, test_raster_read);

@@ -502,6 +502,8 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
   fail_unless_equals_uint64 (net_stat (ss, "audio-silence-samples"), 0);
   fail_unless_equals_uint64 (net_stat (rs, "audio-samples"), total);
   fail_unless_equals_uint64 (net_stat (rs, "audio-concealed-samples"), 0);
+  /* every clock phase word on the 48 kHz grid */
+  fail_unless_equals_uint64 (net_stat (rs, "audio-clock-mismatches"), 0);
   fail_unless_equals_int (t.corrupted, 0);
   /* sample-exact, delay 0: output sample i is input sample i with its 24
    * most significant bits (ST 299-1 carries 24-bit samples) */
