@@ -5,6 +5,7 @@
 #include "vmi-plot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <cairo.h>
 
 #define PW 520                  /* panel width */
@@ -20,7 +21,7 @@ typedef struct
   cairo_t *cr;
   double x0, y0, w, h;          /* plot area in device units */
   double xmin, xmax, ymin, ymax;
-  gboolean ylog;
+  gboolean xlog, ylog;          /* log: min/max are decades */
 } Axes;
 
 static double
@@ -33,6 +34,8 @@ nice_step (double range, int target)
 static double
 ax_x (const Axes * a, double x)
 {
+  if (a->xlog)
+    x = log10 (MAX (x, pow (10, a->xmin)));
   return a->x0 + (x - a->xmin) / (a->xmax - a->xmin) * a->w;
 }
 
@@ -84,16 +87,20 @@ axes_draw (Axes * a, double px, const char *title, const char *xl,
 
   cairo_set_line_width (cr, 1);
   cairo_set_font_size (cr, 11);
-  step = nice_step (a->xmax - a->xmin, 5);
+  step = a->xlog ? 1 : nice_step (a->xmax - a->xmin, 5);
   for (v = ceil (a->xmin / step) * step; v <= a->xmax + step * 1e-9;
       v += step) {
-    double x = ax_x (a, v);
+    double x = a->xlog ? a->x0 + (v - a->xmin) / (a->xmax - a->xmin) * a->w
+        : ax_x (a, v);
     cairo_set_source_rgb (cr, 0.88, 0.88, 0.88);
     cairo_move_to (cr, x, a->y0);
     cairo_line_to (cr, x, a->y0 + a->h);
     cairo_stroke (cr);
     cairo_set_source_rgb (cr, 0, 0, 0);
-    g_snprintf (buf, sizeof (buf), "%g", fabs (v) < step * 1e-6 ? 0 : v);
+    if (a->xlog)
+      g_snprintf (buf, sizeof (buf), "%g", pow (10, v));
+    else
+      g_snprintf (buf, sizeof (buf), "%g", fabs (v) < step * 1e-6 ? 0 : v);
     text (cr, x, a->y0 + a->h + 12, buf, 0.5, 0.5);
   }
   if (a->ylog) {
@@ -307,6 +314,185 @@ vmi_plot_png (const gchar * path, const gchar * title, const double *t,
   panel_pit (cr, 0, t, n, rep);
   panel_occupancy (cr, PW, t, n, rep);
   panel_windows (cr, 2 * PW, t, n, rep);
+
+  cairo_destroy (cr);
+  st = cairo_surface_write_to_png (s, path);
+  cairo_surface_destroy (s);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot write %s: %s", path, cairo_status_to_string (st));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+hline_dashed (Axes * a, double y, double r, double g, double b)
+{
+  static const double dash[] = { 5, 4 };
+  cairo_t *cr = a->cr;
+
+  if (y < a->ymin || y > a->ymax)
+    return;
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_move_to (cr, a->x0, ax_y (a, y));
+  cairo_line_to (cr, a->x0 + a->w, ax_y (a, y));
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+vline_dashed (Axes * a, double x, double r, double g, double b)
+{
+  static const double dash[] = { 5, 4 };
+  cairo_t *cr = a->cr;
+
+  double px = ax_x (a, x);
+
+  if (px < a->x0 || px > a->x0 + a->w)
+    return;
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_move_to (cr, px, a->y0);
+  cairo_line_to (cr, px, a->y0 + a->h);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+panel_dt_series (cairo_t * cr, double px, const double *t, gsize n,
+    double dt_max, double period_ns, double threshold_ns)
+{
+  Axes a = { cr };
+  guint cols, c;
+  double *cmin, *cmax, dur = (t[n - 1] - t[0]) / 1e9;
+  gsize i;
+
+  a.xmin = 0;
+  a.xmax = dur > 0 ? dur : 1;
+  a.ymin = 0;
+  a.ymax = MAX (dt_max, threshold_ns) * 1.08 / 1e3;
+  axes_draw (&a, px, "Inter-arrival time over time", "time (s)",
+      "ΔT (µs)");
+  cols = (guint) a.w;
+  cmin = g_new (double, cols);
+  cmax = g_new (double, cols);
+  for (c = 0; c < cols; c++) {
+    cmin[c] = INFINITY;
+    cmax[c] = -INFINITY;
+  }
+  for (i = 0; i + 1 < n; i++) {
+    double s = (t[i + 1] - t[0]) / 1e9, dt = (t[i + 1] - t[i]) / 1e3;
+    c = (guint) MIN ((double) cols - 1, s / a.xmax * cols);
+    cmin[c] = MIN (cmin[c], dt);
+    cmax[c] = MAX (cmax[c], dt);
+  }
+  cairo_set_source_rgb (cr, 0.15, 0.35, 0.7);
+  cairo_set_line_width (cr, 1.0);
+  for (c = 0; c < cols; c++) {
+    double x = a.x0 + c + 0.5;
+    if (cmin[c] > cmax[c])
+      continue;
+    cairo_move_to (cr, x, ax_y (&a, cmin[c]) + 0.5);
+    cairo_line_to (cr, x, ax_y (&a, cmax[c]) - 0.5);
+  }
+  cairo_stroke (cr);
+  g_free (cmin);
+  g_free (cmax);
+  hline_dashed (&a, period_ns / 1e3, 0.1, 0.55, 0.25);
+  hline_dashed (&a, threshold_ns / 1e3, 0.75, 0.2, 0.1);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 11);
+  text (cr, a.x0 + 6, a.y0 + 10, "green: period T   red: spike threshold",
+      0, 0.5);
+}
+
+static void
+panel_dt_ccdf (cairo_t * cr, double px, const double *sorted, gsize m,
+    double period_ns, double threshold_ns)
+{
+  Axes a = { cr };
+  gsize i;
+  gboolean first = TRUE;
+
+  /* log ΔT: the 7 µs body and ms stalls on one axis; 0 (a burst) sits on
+   * the left edge */
+  a.xlog = TRUE;
+  a.xmin = floor (log10 (MAX (sorted[0], 100) / 1e3));
+  a.xmax = ceil (log10 (MAX (sorted[m - 1], threshold_ns) * 1.2 / 1e3));
+  a.ylog = TRUE;
+  a.ymin = floor (log10 (1.0 / (double) m)) - 0.2;
+  a.ymax = 0.05;
+  axes_draw (&a, px, "Distribution of ΔT (1 - CDF)", "ΔT (µs, log)",
+      "P(ΔT > x) (log)");
+  cairo_set_source_rgb (cr, 0.75, 0.2, 0.1);
+  cairo_set_line_width (cr, 1.4);
+  /* a step per distinct value: P(ΔT > x) drops at each sample */
+  for (i = 0; i < m; i++) {
+    double x = ax_x (&a, sorted[i] / 1e3);
+    double before = (double) (m - i) / (double) m;
+    if (i + 1 < m && sorted[i + 1] == sorted[i])
+      continue;
+    if (first)
+      cairo_move_to (cr, a.x0, ax_y (&a, 1));
+    cairo_line_to (cr, x, ax_y (&a, first ? 1 : before));
+    cairo_line_to (cr, x, ax_y (&a, MAX ((double) (m - i - 1) / m,
+                pow (10, a.ymin))));
+    first = FALSE;
+  }
+  cairo_stroke (cr);
+  vline_dashed (&a, period_ns / 1e3, 0.1, 0.55, 0.25);
+  vline_dashed (&a, threshold_ns / 1e3, 0.75, 0.2, 0.1);
+}
+
+static int
+cmp_dbl (const void *x, const void *y)
+{
+  double a = *(const double *) x, b = *(const double *) y;
+  return (a > b) - (a < b);
+}
+
+gboolean
+vmi_plot_jitter_png (const gchar * path, const gchar * title,
+    const gchar * caption, const double *t, gsize n, double period_ns,
+    double threshold_ns, GError ** error)
+{
+  cairo_surface_t *s;
+  cairo_t *cr;
+  cairo_status_t st;
+  double *dt;
+  gsize i, m;
+
+  if (n < 2) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "cannot plot %s: fewer than two timestamps", path);
+    return FALSE;
+  }
+  m = n - 1;
+  dt = g_new (double, m);
+  for (i = 0; i < m; i++)
+    dt[i] = t[i + 1] - t[i];
+  qsort (dt, m, sizeof (double), cmp_dbl);
+
+  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 2 * PW, TOP + 16 + PH);
+  cr = cairo_create (s);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+      CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_font_size (cr, 16);
+  text (cr, PW, 16, title, 0.5, 0.5);
+  cairo_set_font_size (cr, 12);
+  if (caption)
+    text (cr, PW, 36, caption, 0.5, 0.5);
+  cairo_translate (cr, 0, 16);
+  panel_dt_series (cr, 0, t, n, dt[m - 1], period_ns, threshold_ns);
+  panel_dt_ccdf (cr, PW, dt, m, period_ns, threshold_ns);
+  g_free (dt);
 
   cairo_destroy (cr);
   st = cairo_surface_write_to_png (s, path);

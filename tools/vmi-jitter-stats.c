@@ -1,0 +1,64 @@
+/* gst-vmi tools: statistics of a host-jitter series (vmi-jitter)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vmi-jitter-stats.h"
+#include "vmi-timing.h"
+
+#include <math.h>
+#include <string.h>
+
+guint64
+vmi_jitter_buffer_packets (double rate_hz, double jitter_ns)
+{
+  /* b > 2 f J, strictly: a product landing on an integer needs one more */
+  return (guint64) floor (2.0 * rate_hz * jitter_ns / 1e9) + 1;
+}
+
+gsize
+vmi_jitter_spikes (const double *t, gsize n, double threshold, gsize * idx,
+    gsize max_idx)
+{
+  gsize i, k = 0;
+
+  for (i = 0; i + 1 < n; i++) {
+    if (t[i + 1] - t[i] > threshold) {
+      if (k < max_idx)
+        idx[k] = i;
+      k++;
+    }
+  }
+  return k;
+}
+
+gboolean
+vmi_jitter_summarize (const double *t, gsize n, double period_ns,
+    double spike_threshold_ns, double stream_rate_hz, VmiJitterSummary * s)
+{
+  VmiTimingReport r;
+
+  memset (s, 0, sizeof (*s));
+  /* the analyzer's PIT figures are exactly the ΔT statistics; its rate
+   * argument is the T that J is measured against */
+  if (!vmi_timing_analyze (t, n, period_ns > 0 ? 1e9 / period_ns : 0, &r))
+    return FALSE;
+  s->count = n - 1;
+  s->period_ns = 1e9 / r.rate_hz;
+  s->period_estimated = r.rate_estimated;
+  s->mean_ns = r.pit_mean_ns;
+  s->stddev_ns = r.pit_stddev_ns;
+  s->min_ns = r.pit_min_ns;
+  s->p50_ns = r.pit_p50_ns;
+  s->p99_ns = r.pit_p99_ns;
+  s->p999_ns = r.pit_p999_ns;
+  s->max_ns = r.pit_max_ns;
+  s->jitter_ns = r.peak_period_jitter_ns;
+  s->spike_threshold_ns = spike_threshold_ns > 0 ? spike_threshold_ns :
+      s->period_ns + VMI_JITTER_SPIKE_MARGIN_NS;
+  s->spikes = vmi_jitter_spikes (t, n, s->spike_threshold_ns, NULL, 0);
+  s->stream_rate_hz = stream_rate_hz > 0 ? stream_rate_hz : r.rate_hz;
+  s->buffer_packets = vmi_jitter_buffer_packets (s->stream_rate_hz,
+      s->jitter_ns);
+  s->buffer_us = (double) s->buffer_packets / s->stream_rate_hz * 1e6;
+  return TRUE;
+}

@@ -1,0 +1,66 @@
+/* gst-vmi tools: statistics of a host-jitter series (vmi-jitter)
+ *
+ * Pure C (GLib and the pacing core's timing maths). The input is a series
+ * of timestamps, one per loop iteration or per received datagram; the
+ * figures are those of the inter-arrival times ΔT_i = t_{i+1} - t_i:
+ *
+ *   mean, σ (population), nearest-rank p50 / p99 / p99.9, max
+ *                          from vmi_timing_analyze (gst/pacing/vmi-timing.h)
+ *   J = max_i |ΔT_i - T|   the peak-period jitter of the series against the
+ *                          period T it should have (thesis ch. 4.1)
+ *   spikes                 ΔT_i > spike threshold
+ *   buffer                 b = floor (2 f J) + 1 datagrams, the smallest
+ *                          integer with b > 2 f J (Property 2: a stream
+ *                          whose ALT-jitter is below J is (b, f)-paced),
+ *                          for the stream rate f; b / f in µs.
+ *
+ * J_p bounds the ALT-jitter an isolated stall adds (a stall of d gives
+ * J_p = d and J_ALT = d / 2), so the buffer errs on the safe side.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __VMI_JITTER_STATS_H__
+#define __VMI_JITTER_STATS_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gsize count;                  /* ΔT samples (timestamps - 1) */
+  double period_ns;             /* T: given, or 1 / least-squares rate */
+  gboolean period_estimated;
+  double mean_ns, stddev_ns, min_ns;
+  double p50_ns, p99_ns, p999_ns, max_ns;
+  double jitter_ns;             /* J = max |ΔT - T| */
+  double spike_threshold_ns;
+  gsize spikes;                 /* ΔT > spike_threshold_ns */
+  double stream_rate_hz;        /* f the buffer is sized for */
+  guint64 buffer_packets;       /* floor (2 f J) + 1 */
+  double buffer_us;             /* buffer_packets / f */
+} VmiJitterSummary;
+
+/* Threshold used when none is given: T + 5 µs (the papers' baseline
+ * spikes reach ~15 µs at T = 7.41 µs). */
+#define VMI_JITTER_SPIKE_MARGIN_NS 5000.0
+
+/* t_ns: n >= 2 non-decreasing timestamps (ns, any origin: pass them
+ * relative to the first for precision). period_ns <= 0: T from the
+ * least-squares rate of the series. spike_threshold_ns <= 0: T + 5 µs.
+ * stream_rate_hz <= 0: f = 1 / T. FALSE when n < 2 or the series spans no
+ * time. */
+gboolean vmi_jitter_summarize (const double *t_ns, gsize n, double period_ns,
+    double spike_threshold_ns, double stream_rate_hz, VmiJitterSummary * s);
+
+/* Receiver buffer for jitter J at rate f: the smallest b with b > 2 f J. */
+guint64 vmi_jitter_buffer_packets (double rate_hz, double jitter_ns);
+
+/* Indices i of the spikes (ΔT_i = t[i+1] - t[i] > threshold), the first
+ * max_idx of them into idx; returns how many there are in all. */
+gsize vmi_jitter_spikes (const double *t_ns, gsize n, double threshold_ns,
+    gsize * idx, gsize max_idx);
+
+G_END_DECLS
+
+#endif /* __VMI_JITTER_STATS_H__ */
