@@ -287,23 +287,45 @@ panel_windows (cairo_t * cr, double px, const double *t, gsize n,
   g_free (w);
 }
 
-gboolean
-vmi_plot_png (const gchar * path, const gchar * title, const double *t,
-    gsize n, const VmiTimingReport * rep, GError ** error)
+/* A white page with the default font. */
+static cairo_t *
+page_new (int w, int h)
 {
-  cairo_surface_t *s;
-  cairo_t *cr;
-  cairo_status_t st;
-  gchar *head, *base;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cairo_t *cr = cairo_create (s);
 
-  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 3 * PW, TOP + PH);
-  cr = cairo_create (s);
+  cairo_surface_destroy (s);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
       CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_source_rgb (cr, 0, 0, 0);
   cairo_set_font_size (cr, 16);
+  return cr;
+}
+
+/* Writes the page to @path and frees it. */
+static gboolean
+page_write (cairo_t * cr, const gchar * path, GError ** error)
+{
+  cairo_status_t st = cairo_surface_write_to_png (cairo_get_target (cr), path);
+
+  cairo_destroy (cr);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot write %s: %s", path, cairo_status_to_string (st));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vmi_plot_png (const gchar * path, const gchar * title, const double *t,
+    gsize n, const VmiTimingReport * rep, GError ** error)
+{
+  cairo_t *cr = page_new (3 * PW, TOP + PH);
+  gchar *head, *base;
+
   base = g_path_get_basename (title);
   head = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " packets over %.3f s",
       base, rep->packets, rep->duration_ns / 1e9);
@@ -314,16 +336,7 @@ vmi_plot_png (const gchar * path, const gchar * title, const double *t,
   panel_pit (cr, 0, t, n, rep);
   panel_occupancy (cr, PW, t, n, rep);
   panel_windows (cr, 2 * PW, t, n, rep);
-
-  cairo_destroy (cr);
-  st = cairo_surface_write_to_png (s, path);
-  cairo_surface_destroy (s);
-  if (st != CAIRO_STATUS_SUCCESS) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot write %s: %s", path, cairo_status_to_string (st));
-    return FALSE;
-  }
-  return TRUE;
+  return page_write (cr, path, error);
 }
 
 static void
@@ -460,9 +473,7 @@ vmi_plot_jitter_png (const gchar * path, const gchar * title,
     const gchar * caption, const double *t, gsize n, double period_ns,
     double threshold_ns, GError ** error)
 {
-  cairo_surface_t *s;
   cairo_t *cr;
-  cairo_status_t st;
   double *dt;
   gsize i, m;
 
@@ -477,14 +488,7 @@ vmi_plot_jitter_png (const gchar * path, const gchar * title,
     dt[i] = t[i + 1] - t[i];
   qsort (dt, m, sizeof (double), cmp_dbl);
 
-  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 2 * PW, TOP + 16 + PH);
-  cr = cairo_create (s);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-      CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_source_rgb (cr, 0, 0, 0);
-  cairo_set_font_size (cr, 16);
+  cr = page_new (2 * PW, TOP + 16 + PH);
   text (cr, PW, 16, title, 0.5, 0.5);
   cairo_set_font_size (cr, 12);
   if (caption)
@@ -493,14 +497,5 @@ vmi_plot_jitter_png (const gchar * path, const gchar * title,
   panel_dt_series (cr, 0, t, n, dt[m - 1], period_ns, threshold_ns);
   panel_dt_ccdf (cr, PW, dt, m, period_ns, threshold_ns);
   g_free (dt);
-
-  cairo_destroy (cr);
-  st = cairo_surface_write_to_png (s, path);
-  cairo_surface_destroy (s);
-  if (st != CAIRO_STATUS_SUCCESS) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot write %s: %s", path, cairo_status_to_string (st));
-    return FALSE;
-  }
-  return TRUE;
+  return page_write (cr, path, error);
 }

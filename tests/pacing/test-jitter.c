@@ -12,6 +12,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+
+#include "tool-json.h"
 #include <sys/wait.h>
 
 static const gchar *vmi_jitter_path;
@@ -20,25 +22,6 @@ static gchar *tmpdir;
 /* 1080i59.94: 4497 datagrams per frame at 30000/1001 frames/s */
 #define F_1080I (4497.0 * 30000.0 / 1001.0)
 #define FRAMES 60
-
-static double
-json_num (const gchar * json, const gchar * key)
-{
-  gchar *pat = g_strdup_printf ("\"%s\": ", key);
-  const gchar *p = strstr (json, pat);
-  double v;
-
-  fail_unless (p != NULL, "key %s missing in %s", key, json);
-  p += strlen (pat);
-  if (g_str_has_prefix (p, "true"))
-    v = 1;
-  else if (g_str_has_prefix (p, "false"))
-    v = 0;
-  else
-    v = g_ascii_strtod (p, NULL);
-  g_free (pat);
-  return v;
-}
 
 typedef struct
 {

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "tool-json.h"
+
 static const gchar *vmi_pace_path, *vmi_analyze_path;
 static gchar *tmpdir;
 
@@ -219,25 +221,6 @@ run (const gchar * const *argv, gint * status, gchar ** err_out)
   else
     g_free (err);
   return out;
-}
-
-static double
-json_num (const gchar * json, const gchar * key)
-{
-  gchar *pat = g_strdup_printf ("\"%s\": ", key);
-  const gchar *p = strstr (json, pat);
-  double v;
-
-  fail_unless (p != NULL, "key %s missing in %s", key, json);
-  p += strlen (pat);
-  if (g_str_has_prefix (p, "true"))
-    v = 1;
-  else if (g_str_has_prefix (p, "false"))
-    v = 0;
-  else
-    v = g_ascii_strtod (p, NULL);
-  g_free (pat);
-  return v;
 }
 
 /* independent reference computations */
