@@ -49,6 +49,7 @@
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
+#include "nmos/gstst2022nmos.h"
 #include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "vmi-tx-engine.h"
@@ -108,6 +109,8 @@ enum
   PROP_COMMON_FIRST,
   /* sdp, sdp-file */
   PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
+  /* nmos, nmos-registry, nmos-node-port, nmos-label */
+  PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
 };
 
 struct _GstSt2022Sink
@@ -154,6 +157,9 @@ struct _GstSt2022Sink
 
   /* ancillary data and the `audio` request pad (gstst2022anc.c) */
   GstSt2022AncTx *anc;
+
+  /* NMOS (gst/nmos/gstst2022nmos.c) */
+  GstSt2022Nmos *nmos;
 
   /* stats: written by the streaming thread, copied under the object lock */
   GstSt2022Stats stats;
@@ -446,6 +452,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
+  gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
 
   {
     GstCaps *caps = gst_st2022_supported_caps ();
@@ -505,6 +512,7 @@ static void
 gst_st2022_sink_init (GstSt2022Sink * self)
 {
   self->anc = gst_st2022_anc_tx_new (GST_ELEMENT (self));
+  self->nmos = gst_st2022_nmos_new (GST_ELEMENT (self));
   self->host = g_strdup (DEFAULT_PROP_HOST);
   self->port = DEFAULT_PROP_PORT;
   self->multicast_iface = g_strdup (DEFAULT_PROP_MULTICAST_IFACE);
@@ -550,6 +558,7 @@ gst_st2022_sink_finalize (GObject * object)
   gst_st2022_sdp_settings_clear (&self->sdp);
 
   gst_st2022_anc_tx_free (self->anc);
+  gst_st2022_nmos_free (self->nmos);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -626,7 +635,9 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value))
+              PROP_SDP_FIRST, prop_id, value)
+          && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -710,7 +721,9 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value))
+              PROP_SDP_FIRST, prop_id, value)
+          && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -875,6 +888,10 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->late_unwarned = 0;
   self->late_worst = 0;
   self->late_warned_mono = 0;
+  if (!gst_st2022_nmos_start (self->nmos)) {
+    gst_st2022_sink_stop (bsink);
+    return FALSE;
+  }
   return TRUE;
 
   /* ERRORS */
@@ -901,6 +918,7 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
 
+  gst_st2022_nmos_stop (self->nmos);
   /* the frame being sent is abandoned, not finished; the transport drops
    * its frame references at close, before the rasters go */
   vmi_tx_engine_stop (self->engine);
@@ -1022,6 +1040,8 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   if (self->writer == NULL)
     goto core_failed;
   gst_st2022_anc_tx_set_format (self->anc, fmt);
+  gst_st2022_nmos_sink_caps (self->nmos, GST_VIDEO_INFO_FPS_N (&info),
+      GST_VIDEO_INFO_FPS_D (&info));
   self->period = gst_util_uint64_scale_int (GST_SECOND,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
   self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
@@ -1212,6 +1232,9 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 
   if (G_UNLIKELY (self->fmt == NULL))
     goto not_negotiated;
+  /* IS-05 master_enable=false: the pipeline runs, nothing is sent */
+  if (G_UNLIKELY (!gst_st2022_nmos_sink_enabled (self->nmos)))
+    return GST_FLOW_OK;
 
   /* a free raster: the transmit thread frees one per frame period (the
    * wire's back-pressure when the Pacing-Assistant sends) */

@@ -77,6 +77,7 @@
 #include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "gstvmielements.h"
+#include "nmos/gstst2022nmos.h"
 #include "st2022/st2022.h"
 #include "st2022/st2022-lock.h"
 #include "pool/gstvmibufferpool.h"
@@ -111,6 +112,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define OUT_QUEUE_MAX 3
 /* concealed frames allowed in a burst (see conceal_allowed) */
 #define CONCEAL_BURST 16
+/* longest wait of an IS-05 retarget for the old stream's frame to end */
+#define RETARGET_WAIT_US (100 * 1000)
 
 enum
 {
@@ -130,6 +133,8 @@ enum
   PROP_COMMON_FIRST,
   /* sdp, sdp-file */
   PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
+  /* nmos, nmos-registry, nmos-node-port, nmos-label */
+  PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
 };
 
 typedef struct
@@ -198,6 +203,13 @@ struct _GstSt2022Src
 
   /* ancillary data and the `audio` sometimes pad (gstst2022anc.c) */
   GstSt2022AncRx *anc;
+
+  /* NMOS (gst/nmos/gstst2022nmos.c); a transport an IS-05 activation
+   * hands to the receive thread (NULL: receive nothing), under @lock */
+  GstSt2022Nmos *nmos;
+  VmiTransport *swap_t;
+  gint swap_pending;            /* atomic */
+  gint64 swap_since;            /* receive thread */
 
   /* stats, under the object lock: the depacketizer's counters plus ours */
   GstSt2022Stats stats;
@@ -386,6 +398,7 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
+  gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
 
   caps = gst_st2022_supported_caps ();
   gst_element_class_add_pad_template (element_class,
@@ -446,6 +459,7 @@ gst_st2022_src_init (GstSt2022Src * self)
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, gst_st2022_src_eos_probe, NULL,
       NULL);
   self->anc = gst_st2022_anc_rx_new (GST_ELEMENT (self));
+  self->nmos = gst_st2022_nmos_new (GST_ELEMENT (self));
 }
 
 static void
@@ -461,6 +475,7 @@ gst_st2022_src_finalize (GObject * object)
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   gst_st2022_anc_rx_free (self->anc);
+  gst_st2022_nmos_free (self->nmos);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -509,7 +524,9 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value))
+              PROP_SDP_FIRST, prop_id, value)
+          && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -581,7 +598,9 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
     default:
       if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value))
+              PROP_SDP_FIRST, prop_id, value)
+          && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -1042,6 +1061,56 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
               NULL)));
 }
 
+/* Receive thread, @lock held: the IS-05 transport becomes the one
+ * received from, between two frames (TRUE, @lock released); FALSE (@lock
+ * still held) while a frame of the old stream is arriving, for at most
+ * RETARGET_WAIT_US, after which that frame is ended as it is. */
+static gboolean
+gst_st2022_src_take_swap (GstSt2022Src * self)
+{
+  VmiTransport *old = self->t;
+
+  if (self->in_progress > 0) {
+    if (self->swap_since == 0)
+      self->swap_since = g_get_monotonic_time ();
+    if (g_get_monotonic_time () - self->swap_since < RETARGET_WAIT_US)
+      return FALSE;
+  }
+  self->t = self->swap_t;
+  self->swap_t = NULL;
+  self->swap_since = 0;
+  g_atomic_int_set (&self->swap_pending, 0);
+  g_mutex_unlock (&self->lock);
+
+  vmi_transport_close (old);
+  st2022_depacketizer_flush (self->depay);
+  /* whatever the new transport brings is the stream, from its first
+   * datagram */
+  st2022_stream_lock_reset (self->lock_gate);
+  self->rx_dropped_told = 0;
+  self->last_rx_mono = g_get_monotonic_time ();
+  return TRUE;
+}
+
+gboolean
+gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
+{
+  VmiTransport *replaced;
+
+  g_mutex_lock (&self->lock);
+  if (self->thread == NULL || self->stopping) {
+    g_mutex_unlock (&self->lock);
+    return FALSE;
+  }
+  replaced = self->swap_t;
+  self->swap_t = t;
+  g_atomic_int_set (&self->swap_pending, 1);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  vmi_transport_close (replaced);
+  return TRUE;
+}
+
 static gpointer
 gst_st2022_src_rx_thread (gpointer data)
 {
@@ -1058,6 +1127,17 @@ gst_st2022_src_rx_thread (gpointer data)
     if (self->stopping) {
       g_mutex_unlock (&self->lock);
       break;
+    }
+    if (g_atomic_int_get (&self->swap_pending)
+        && gst_st2022_src_take_swap (self))
+      continue;
+    if (self->t == NULL) {
+      /* IS-05 disabled the receiver: nothing to receive, time still runs */
+      g_cond_wait_until (&self->cond, &self->lock,
+          g_get_monotonic_time () + RX_TIMEOUT_US);
+      g_mutex_unlock (&self->lock);
+      gst_st2022_src_idle (self, g_get_monotonic_time ());
+      continue;
     }
     g_mutex_unlock (&self->lock);
 
@@ -1112,6 +1192,11 @@ gst_st2022_src_rx_thread (gpointer data)
         case ST2022_LOCK_OUT_OF_WINDOW:
           break;
       }
+      /* a retarget waits for the end of the frame of the old stream; what
+       * follows in this burst is the old stream's next frame */
+      if (G_UNLIKELY (g_atomic_int_get (&self->swap_pending))
+          && self->in_progress == 0)
+        break;
     }
 
     if (valid) {
@@ -1238,6 +1323,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   g_clear_error (&self->rx_error);
   self->thread = g_thread_new ("st2022src-rx", gst_st2022_src_rx_thread,
       self);
+  if (!gst_st2022_nmos_start (self->nmos)) {
+    gst_st2022_src_stop (bsrc);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -1247,15 +1336,20 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   guint i;
 
+  gst_st2022_nmos_stop (self->nmos);
   if (self->thread) {
     g_mutex_lock (&self->lock);
     self->stopping = TRUE;
     g_cond_broadcast (&self->cond);
-    g_mutex_unlock (&self->lock);
+    /* under @lock: the receive thread swaps transports under it */
     vmi_transport_wakeup (self->t);
+    g_mutex_unlock (&self->lock);
     g_thread_join (self->thread);
     self->thread = NULL;
   }
+  g_clear_pointer (&self->swap_t, vmi_transport_close);
+  g_atomic_int_set (&self->swap_pending, 0);
+  self->swap_since = 0;
   if (self->depay && !self->eos_posted) {
     gst_st2022_src_update_stats (self);
     gst_st2022_src_post_stats (self);

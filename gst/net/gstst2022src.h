@@ -13,11 +13,18 @@
 #include <gst/gst.h>
 #include <gst/base/gstpushsrc.h>
 
+#include "net/vmi-transport.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_ST2022_SRC (gst_st2022_src_get_type ())
 G_DECLARE_FINAL_TYPE (GstSt2022Src, gst_st2022_src, GST, ST2022_SRC,
     GstPushSrc)
+
+/* Makes the playing element receive from @t (taken; NULL: receive nothing)
+ * instead of its transport, switching on its receive thread between two
+ * frames (NMOS IS-05). FALSE when it is not running (@t is not taken). */
+gboolean gst_st2022_src_swap_transport (GstSt2022Src * src, VmiTransport * t);
 
 G_END_DECLS
 
