@@ -537,12 +537,17 @@ gst_st2022_anc_tx_add_stats (GstSt2022AncTx * tx, GstStructure * s)
 /* ======================================================================= */
 
 #define RX_SIDE_BUFFERS 4
+/* longest run of missing frames filled with silence: 10 s */
+#define MAX_GAP_SAMPLES (10 * VMI_ANC_AUDIO_RATE)
+/* how long an unlinked audio pad may drop the audio before a warning */
+#define AUDIO_UNLINKED_WARN (2 * GST_SECOND)
 
 typedef struct
 {
   GstBuffer *buf;
   guint channels;
   guint64 frame_no;
+  guint64 sample_pos;           /* its first sample's place in the stream */
 } FrameAudio;
 
 static void
@@ -577,6 +582,7 @@ struct _GstSt2022AncRx
   guint8 last_frcount;
   guint64 seq_index;            /* frame's place in the 1000/1001 sequence */
   guint64 frame_no;
+  guint64 sample_pos;           /* samples the sender sent before this frame */
   gint32 *samples;
   /* per frame, filled by the packet callback */
   VmiAncTimecode tc[2];
@@ -590,6 +596,9 @@ struct _GstSt2022AncRx
   guint channels;
   gboolean need_segment;
   guint64 last_frame_no;
+  guint64 next_sample_pos;      /* sample_pos the next buffer continues at */
+  GstClockTime unlinked_since;  /* first push that found no peer */
+  gboolean unlinked_warned;
   gboolean audio_started;
   GstClockTime audio_base;
   guint64 audio_since_base;
@@ -607,6 +616,7 @@ struct _GstSt2022AncRx
   guint64 audio_samples;
   guint64 audio_concealed;
   guint64 audio_clock_mismatches;
+  guint64 audio_gap_samples;    /* silence pushed for frames that never came */
 };
 
 static GstPadProbeReturn
@@ -689,12 +699,16 @@ gst_st2022_anc_rx_reset (GstSt2022AncRx * rx, gboolean remove_pads)
   rx->have_frcount = FALSE;
   rx->seq_index = 0;
   rx->frame_no = 0;
+  rx->sample_pos = 0;
+  rx->unlinked_since = GST_CLOCK_TIME_NONE;
+  rx->unlinked_warned = FALSE;
   rx->audio_started = FALSE;
   rx->need_segment = TRUE;
   g_mutex_lock (&rx->lock);
   rx->packets = rx->checksum_errors = rx->lost = 0;
   rx->timecodes = rx->captions = rx->payload_id_mismatches = 0;
   rx->audio_samples = rx->audio_concealed = rx->audio_clock_mismatches = 0;
+  rx->audio_gap_samples = 0;
   rx->payload_id_value = 0;
   g_mutex_unlock (&rx->lock);
   if (remove_pads) {
@@ -805,7 +819,7 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
   const St2022Format *fmt = info->format;
   VmiAncReadStats st = { 0 };
   guint8 want[4];
-  guint channels, expected = 0, n, concealed = 0, mismatches;
+  guint channels, expected = 0, n = 0, concealed = 0, mismatches;
 
   if (raster == NULL)
     return;
@@ -815,9 +829,16 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
     rx->have_frcount = FALSE;
   }
   /* frames that never came here (dropped, skipped) break the data block
-   * number chain */
-  if (rx->have_frcount && info->frcount != (guint8) (rx->last_frcount + 1))
+   * number chain; their samples keep their place in the stream, so the
+   * audio pad can fill them with silence */
+  if (rx->have_frcount && info->frcount != (guint8) (rx->last_frcount + 1)) {
+    guint8 k, missing = (guint8) (info->frcount - rx->last_frcount - 1);
+
     vmi_anc_audio_rx_discont (rx->arx);
+    for (k = 0; k < missing; k++)
+      rx->sample_pos += vmi_anc_audio_frame_samples (fmt, rx->seq_index++);
+    rx->frame_no += missing;
+  }
   rx->have_frcount = TRUE;
   rx->last_frcount = info->frcount;
 
@@ -874,6 +895,7 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
       fa->buf = abuf;
       fa->channels = channels;
       fa->frame_no = rx->frame_no;
+      fa->sample_pos = rx->sample_pos;
       gst_mini_object_set_qdata (GST_MINI_OBJECT (video),
           frame_audio_quark (), fa, frame_audio_free);
       g_mutex_lock (&rx->lock);
@@ -883,6 +905,8 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
       g_mutex_unlock (&rx->lock);
     }
   }
+  rx->sample_pos += n > 0 ? n : vmi_anc_audio_frame_samples (fmt,
+      rx->seq_index);
   rx->seq_index++;
   rx->frame_no++;
 }
@@ -906,6 +930,82 @@ audio_caps (guint channels)
   return caps;
 }
 
+/* The next buffer's PTS, duration and offsets, from the running count. */
+static void
+stamp_audio (GstSt2022AncRx * rx, GstBuffer * abuf, guint64 n)
+{
+  if (GST_CLOCK_TIME_IS_VALID (rx->audio_base)) {
+    GST_BUFFER_PTS (abuf) = rx->audio_base +
+        gst_util_uint64_scale (rx->audio_since_base, GST_SECOND,
+        VMI_ANC_AUDIO_RATE);
+    GST_BUFFER_DURATION (abuf) = gst_util_uint64_scale (rx->audio_since_base +
+        n, GST_SECOND, VMI_ANC_AUDIO_RATE) - (GST_BUFFER_PTS (abuf) -
+        rx->audio_base);
+  }
+  GST_BUFFER_OFFSET (abuf) = rx->audio_since_base;
+  GST_BUFFER_OFFSET_END (abuf) = rx->audio_since_base + n;
+  rx->audio_since_base += n;
+}
+
+/* A gap of @gap samples is what the video says went missing when this
+ * frame's PTS is about that far past where the count stands (a second's
+ * slack for the arrival-time jitter of live timestamps). */
+static gboolean
+gap_confirmed (GstSt2022AncRx * rx, GstBuffer * video, guint64 gap)
+{
+  GstClockTime at, pts = GST_BUFFER_PTS (video), span;
+
+  if (gap > MAX_GAP_SAMPLES)
+    return FALSE;
+  if (!GST_CLOCK_TIME_IS_VALID (rx->audio_base) ||
+      !GST_CLOCK_TIME_IS_VALID (pts))
+    return TRUE;
+  at = rx->audio_base + gst_util_uint64_scale (rx->audio_since_base,
+      GST_SECOND, VMI_ANC_AUDIO_RATE);
+  span = gst_util_uint64_scale (gap, GST_SECOND, VMI_ANC_AUDIO_RATE);
+  return pts + GST_SECOND >= at + span && pts <= at + span + GST_SECOND;
+}
+
+/* @n samples of silence in the place of frames that never came. */
+static void
+push_silence (GstSt2022AncRx * rx, guint channels, guint64 n)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, n * channels * 4, NULL);
+
+  gst_buffer_memset (buf, 0, 0, n * channels * 4);
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
+  stamp_audio (rx, buf, n);
+  g_mutex_lock (&rx->lock);
+  rx->audio_gap_samples += n;
+  g_mutex_unlock (&rx->lock);
+  GST_DEBUG_OBJECT (rx->src, "%" G_GUINT64_FORMAT " samples of missing "
+      "frames pushed as silence", n);
+  gst_pad_push (rx->audio_pad, buf);
+}
+
+/* An audio pad nobody linked loses the embedded audio without a word:
+ * after AUDIO_UNLINKED_WARN of it, say so once. */
+static void
+audio_check_linked (GstSt2022AncRx * rx, GstFlowReturn ret, GstClockTime pts)
+{
+  if (ret != GST_FLOW_NOT_LINKED) {
+    rx->unlinked_since = GST_CLOCK_TIME_NONE;
+    return;
+  }
+  if (rx->unlinked_warned || !GST_CLOCK_TIME_IS_VALID (pts))
+    return;
+  if (!GST_CLOCK_TIME_IS_VALID (rx->unlinked_since))
+    rx->unlinked_since = pts;
+  if (pts - rx->unlinked_since < AUDIO_UNLINKED_WARN)
+    return;
+  rx->unlinked_warned = TRUE;
+  GST_ELEMENT_WARNING (rx->src, STREAM, FAILED, ("the stream carries "
+          "embedded audio, but st2022src's audio pad has not been linked for "
+          "%u s: the audio is discarded; link the audio pad through a queue "
+          "(st2022src name=src ... src.audio ! queue ! ...) to use it",
+          (guint) (AUDIO_UNLINKED_WARN / GST_SECOND)), (NULL));
+}
+
 void
 gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
 {
@@ -913,6 +1013,7 @@ gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
       frame_audio_quark ());
   GstBuffer *abuf;
   GstFlowReturn ret;
+  GstClockTime pts;
   guint n;
 
   if (fa == NULL)
@@ -962,49 +1063,55 @@ gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
     rx->need_segment = FALSE;
   }
 
-  /* continuous timestamps counted in samples from the video's PTS; a
-   * frame that never got here starts a new count (DISCONT) */
+  /* continuous timestamps counted in samples from the video's PTS; the
+   * samples of frames that never got here (dropped under load) become
+   * silence flagged GAP, so a muxer sees one unbroken sample count and the
+   * picture stays in sync; a jump the video's timestamps do not confirm (a
+   * new sender) starts a new count (DISCONT) */
   n = gst_buffer_get_size (abuf) / (4 * fa->channels);
-  if (!rx->audio_started || fa->frame_no != rx->last_frame_no + 1) {
+  if (rx->audio_started && fa->sample_pos > rx->next_sample_pos &&
+      !gap_confirmed (rx, video, fa->sample_pos - rx->next_sample_pos))
+    rx->audio_started = FALSE;
+  if (!rx->audio_started || fa->sample_pos < rx->next_sample_pos) {
     rx->audio_base = GST_BUFFER_PTS (video);
     rx->audio_since_base = 0;
     GST_BUFFER_FLAG_SET (abuf, GST_BUFFER_FLAG_DISCONT);
     rx->audio_started = TRUE;
+  } else if (fa->sample_pos > rx->next_sample_pos) {
+    push_silence (rx, fa->channels, fa->sample_pos - rx->next_sample_pos);
   }
   rx->last_frame_no = fa->frame_no;
-  if (GST_CLOCK_TIME_IS_VALID (rx->audio_base)) {
-    GST_BUFFER_PTS (abuf) = rx->audio_base +
-        gst_util_uint64_scale (rx->audio_since_base, GST_SECOND,
-        VMI_ANC_AUDIO_RATE);
-    GST_BUFFER_DURATION (abuf) = gst_util_uint64_scale (rx->audio_since_base +
-        n, GST_SECOND, VMI_ANC_AUDIO_RATE) - (GST_BUFFER_PTS (abuf) -
-        rx->audio_base);
-  }
-  GST_BUFFER_OFFSET (abuf) = rx->audio_since_base;
-  GST_BUFFER_OFFSET_END (abuf) = rx->audio_since_base + n;
-  rx->audio_since_base += n;
+  rx->next_sample_pos = fa->sample_pos + n;
+  stamp_audio (rx, abuf, n);
   g_free (fa);
 
+  pts = GST_BUFFER_PTS (abuf);
   ret = gst_pad_push (rx->audio_pad, abuf);
   if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
     GST_DEBUG_OBJECT (rx->src, "audio push: %s", gst_flow_get_name (ret));
+  audio_check_linked (rx, ret, pts);
 }
 
 void
 gst_st2022_anc_rx_add_stats (GstSt2022AncRx * rx, GstStructure * s)
 {
+  gchar id[11];
+
   g_mutex_lock (&rx->lock);
+  /* ST 352 writes payload IDs in hex (0x85 = 1080i 1.485 Gb/s): as text,
+   * so gst-launch -m prints it as the standard's tables do */
+  g_snprintf (id, sizeof id, "0x%08X", rx->payload_id_value);
   gst_structure_set (s,
       "anc-packets", G_TYPE_UINT64, rx->packets,
       "anc-checksum-errors", G_TYPE_UINT64, rx->checksum_errors,
       "anc-packets-lost", G_TYPE_UINT64, rx->lost,
       "timecodes", G_TYPE_UINT64, rx->timecodes,
       "captions", G_TYPE_UINT64, rx->captions,
-      "payload-id", G_TYPE_UINT, rx->payload_id_value,
+      "payload-id", G_TYPE_STRING, id,
       "payload-id-mismatches", G_TYPE_UINT64, rx->payload_id_mismatches,
       "audio-samples", G_TYPE_UINT64, rx->audio_samples,
       "audio-concealed-samples", G_TYPE_UINT64, rx->audio_concealed,
       "audio-clock-mismatches", G_TYPE_UINT64, rx->audio_clock_mismatches,
-      NULL);
+      "audio-gap-samples", G_TYPE_UINT64, rx->audio_gap_samples, NULL);
   g_mutex_unlock (&rx->lock);
 }

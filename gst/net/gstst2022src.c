@@ -66,11 +66,13 @@
 #endif
 
 #include <string.h>
+#include <arpa/inet.h>
 
 #include <gst/video/video.h>
 
 #include "gstst2022src.h"
 #include "gstvmicapsdiag.h"
+#include "net/vmi-rawnet.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022sdp.h"
@@ -110,6 +112,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 /* finished frames waiting for the streaming thread; beyond, the oldest is
  * dropped (a live source serves the newest) */
 #define OUT_QUEUE_MAX 3
+/* frames dropped because the streaming thread took none for this long
+ * (µs) mean it is blocked downstream, not slow: say so once */
+#define STALL_WARN_US (2 * G_USEC_PER_SEC)
 /* concealed frames allowed in a burst (see conceal_allowed) */
 #define CONCEAL_BURST 16
 /* longest wait of an IS-05 retarget for the old stream's frame to end */
@@ -192,6 +197,9 @@ struct _GstSt2022Src
   const St2022Format *want_fmt; /* the receive thread waits for caps */
   gint neg_result;              /* 0 pending, 1 done, -1 failed */
   GError *rx_error;
+  gint64 taken_mono;            /* the streaming thread last took a frame */
+  gboolean pushing_audio;       /* ... and is pushing on the audio pad */
+  gboolean stall_warned;        /* since it last took one */
   const St2022Format *fmt;      /* format of the negotiated caps */
   GstVideoInfo vinfo;           /* negotiated */
   gboolean v210;
@@ -243,6 +251,7 @@ static void gst_st2022_src_get_property (GObject * object, guint prop_id,
 static void gst_st2022_src_finalize (GObject * object);
 static gboolean gst_st2022_src_start (GstBaseSrc * bsrc);
 static gboolean gst_st2022_src_stop (GstBaseSrc * bsrc);
+static void gst_st2022_src_check_stall (GstSt2022Src * self);
 static gboolean gst_st2022_src_unlock (GstBaseSrc * bsrc);
 static gboolean gst_st2022_src_unlock_stop (GstBaseSrc * bsrc);
 static GstCaps *gst_st2022_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter);
@@ -785,6 +794,7 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   if (fret != GST_FLOW_OK) {
     GST_LOG_OBJECT (self, "no free output frame (%s): frame dropped",
         gst_flow_get_name (fret));
+    gst_st2022_src_check_stall (self);
     gst_st2022_src_post_qos (self, fmt, GST_CLOCK_TIME_NONE);
     return FALSE;
   }
@@ -841,6 +851,41 @@ gst_st2022_src_conceal_allowed (GstSt2022Src * self,
   return TRUE;
 }
 
+/* A frame was dropped for want of a consumer. When the streaming thread
+ * has taken nothing for STALL_WARN_US it is blocked, typically a sink on one
+ * of our pads waiting to preroll while the other pad's sink never gets its
+ * first buffer from the same thread (no queues, as after a demuxer). */
+static void
+gst_st2022_src_check_stall (GstSt2022Src * self)
+{
+  gint64 blocked;
+  gboolean audio, has_audio;
+
+  g_mutex_lock (&self->lock);
+  blocked = g_get_monotonic_time () - self->taken_mono;
+  audio = self->pushing_audio;
+  if (self->stall_warned || self->flushing || blocked < STALL_WARN_US ||
+      GST_STATE (self) != GST_STATE_PLAYING) {
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  self->stall_warned = TRUE;
+  g_mutex_unlock (&self->lock);
+
+  GST_OBJECT_LOCK (self);
+  has_audio = GST_ELEMENT (self)->numsrcpads > 1;
+  GST_OBJECT_UNLOCK (self);
+  GST_ELEMENT_WARNING (self, STREAM, FAILED,
+      ("st2022src has been blocked for %.1f s pushing on its %s pad, and "
+          "drops the frames it receives: %s", blocked / 1e6,
+          audio ? "audio" : "video", has_audio ? "put a queue after each "
+          "of its pads (video and audio), as after a demuxer: without them "
+          "one pad's sink waits to preroll while the other's never gets "
+          "a buffer" : "downstream takes no frames"),
+      ("no frame taken by the streaming thread for %" G_GINT64_FORMAT
+          " us", blocked));
+}
+
 /* Hands a finished frame to the streaming thread; the oldest waiting one
  * makes room when downstream is too slow. */
 static void
@@ -861,6 +906,7 @@ gst_st2022_src_queue_frame (GstSt2022Src * self, GstBuffer * buf,
 
     self->dropped_queue++;
     gst_buffer_unref (old);
+    gst_st2022_src_check_stall (self);
     gst_st2022_src_update_stats (self);
     gst_st2022_src_post_qos (self, fmt, GST_CLOCK_TIME_IS_VALID (pts) ?
         pts + gst_element_get_base_time (GST_ELEMENT (self)) : pts);
@@ -1021,6 +1067,45 @@ gst_st2022_src_relock (GstSt2022Src * self, guint64 arrival)
   }
 }
 
+/* The element message is for applications; a user of gst-launch or
+ * gst-play only sees warnings, and a receiver that hears nothing must say
+ * so there too, once per silence. */
+static void
+gst_st2022_src_warn_silence (GstSt2022Src * self, guint64 timeout)
+{
+  gchar *addr, *iface, *secs;
+  gint port;
+
+  GST_OBJECT_LOCK (self);
+  addr = g_strdup (self->address);
+  iface = g_strdup (self->multicast_iface);
+  port = self->port;
+  GST_OBJECT_UNLOCK (self);
+  secs = g_strdup_printf ("%.3g", (gdouble) timeout / GST_SECOND);
+  if (self->had_signal)
+    GST_ELEMENT_WARNING (self, RESOURCE, READ,
+        ("the ST 2022-6 stream on %s:%d stopped: no datagram for %s s",
+            addr, port, secs), ("timeout=%" G_GUINT64_FORMAT " ns; the "
+            "stream is taken up again when it returns", timeout));
+  else {
+    struct in_addr ia;
+    gchar *mc = inet_pton (AF_INET, addr, &ia) == 1 &&
+        vmi_rawnet_is_multicast (ia.s_addr) ?
+        g_strdup_printf (", that multicast-iface (%s) is the interface the "
+        "group arrives on", iface ? iface : "unset: the default route's") :
+        g_strdup ("");
+
+    GST_ELEMENT_WARNING (self, RESOURCE, READ,
+        ("no ST 2022-6 datagram on %s:%d for %s s; check that a sender "
+            "sends to this address and port%s, and the firewall", addr,
+            port, secs, mc), ("timeout=%" G_GUINT64_FORMAT " ns", timeout));
+    g_free (mc);
+  }
+  g_free (secs);
+  g_free (iface);
+  g_free (addr);
+}
+
 /* No valid datagram for a while: after `timeout` (or IDLE_FLUSH_US when
  * there is none) end the frame that waits for its end, and tell the
  * application. */
@@ -1054,6 +1139,7 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
   gst_st2022_src_update_stats (self);
   GST_INFO_OBJECT (self, "no datagram for %" GST_TIME_FORMAT,
       GST_TIME_ARGS (timeout));
+  gst_st2022_src_warn_silence (self, timeout);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self),
           gst_structure_new ("st2022-timeout", "timeout", G_TYPE_UINT64,
@@ -1320,6 +1406,8 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->last_post = GST_CLOCK_TIME_NONE;
   self->eos_posted = FALSE;
   self->flushing = self->stopping = FALSE;
+  self->taken_mono = self->start_mono;
+  self->pushing_audio = self->stall_warned = FALSE;
   g_clear_error (&self->rx_error);
   self->thread = g_thread_new ("st2022src-rx", gst_st2022_src_rx_thread,
       self);
@@ -1565,6 +1653,8 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   for (;;) {
     if (!g_queue_is_empty (&self->out)) {
       *outbuf = g_queue_pop_head (&self->out);
+      self->taken_mono = g_get_monotonic_time ();
+      self->stall_warned = FALSE;
       break;
     }
     if (self->flushing)
@@ -1589,7 +1679,13 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   g_mutex_unlock (&self->lock);
 
   /* the frame's embedded audio leaves just before it */
+  g_mutex_lock (&self->lock);
+  self->pushing_audio = TRUE;
+  g_mutex_unlock (&self->lock);
   gst_st2022_anc_rx_push (self->anc, *outbuf);
+  g_mutex_lock (&self->lock);
+  self->pushing_audio = FALSE;
+  g_mutex_unlock (&self->lock);
   GST_OBJECT_LOCK (self);
   self->frames_pushed++;
   self->stats.frames = self->frames_pushed;

@@ -169,6 +169,12 @@ typedef struct
   /* frames st2022src dropped for a slow consumer (its QoS messages): a
    * starved machine, not a defect; the round trip is run again */
   guint dropped;
+  /* the video consumer stalls 200 ms at these frames (0: never), so that
+   * st2022src drops frames whose audio must come out as silence */
+  guint stall_at[2];
+  gboolean want_all_audio;      /* wait for every sample even with drops */
+  guint64 gap_flagged;          /* samples in buffers flagged GAP */
+  guint discont;                /* audio buffers flagged DISCONT */
 } Trip;
 
 static GstBusSyncReply
@@ -212,6 +218,11 @@ on_video (GstAppSink * sink, gpointer user_data)
       g_strdup ("none"));
   t->video_frames++;
   g_cond_broadcast (&t->cond);
+  if (t->video_frames == t->stall_at[0] || t->video_frames == t->stall_at[1]) {
+    g_mutex_unlock (&t->lock);
+    g_usleep (200 * 1000);
+    g_mutex_lock (&t->lock);
+  }
   g_mutex_unlock (&t->lock);
   gst_sample_unref (s);
   return GST_FLOW_OK;
@@ -237,6 +248,11 @@ on_audio_out (GstAppSink * sink, gpointer user_data)
   GstSample *s = gst_app_sink_pull_sample (sink);
 
   g_mutex_lock (&t->lock);
+  if (GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer (s), GST_BUFFER_FLAG_GAP))
+    t->gap_flagged += gst_buffer_get_size (gst_sample_get_buffer (s));
+  if (GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer (s),
+          GST_BUFFER_FLAG_DISCONT))
+    t->discont++;
   append_sample (t->audio_out, s, &t->corrupted);
   g_cond_broadcast (&t->cond);
   g_mutex_unlock (&t->lock);
@@ -381,7 +397,8 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
    * deliver it (a bound, not a measurement) */
   end = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
   g_mutex_lock (&t->lock);
-  while ((t->video_frames + t->dropped < frames || (t->dropped == 0 &&
+  while ((t->video_frames + t->dropped < frames || ((t->dropped == 0 ||
+                  t->want_all_audio) &&
               t->audio_out->len < audio_samples * channels * 4))
       && g_cond_wait_until (&t->cond, &t->lock, end));
   g_mutex_unlock (&t->lock);
@@ -442,12 +459,8 @@ GST_START_TEST (test_timecode_round_trip)
   fail_unless_equals_uint64 (net_stat (rs, "timecodes"), N);
   fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
   fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
-  {
-    guint id = 0;
-
-    fail_unless (gst_structure_get_uint (rs, "payload-id", &id));
-    fail_unless_equals_uint64 (id, 0x84C90001);
-  }
+  fail_unless_equals_string (gst_structure_get_string (rs, "payload-id"),
+      "0x84C90001");
   gst_structure_free (ss);
   gst_structure_free (rs);
   trip_clear (&t);
@@ -547,6 +560,128 @@ GST_START_TEST (test_audio_50_16ch)
 
 GST_END_TEST;
 
+/* Video frames dropped for a slow consumer: the audio pad goes on without a
+ * break, the dropped frames' samples as silence flagged GAP and counted;
+ * every other sample comes out exact and in its place. */
+GST_START_TEST (test_audio_gap_is_silence)
+{
+  Trip t;
+  GstStructure *ss, *rs;
+  const guint N = 150;
+  guint64 total = samples_for (50, 1, N), i, zero = 0;
+  const guint32 *in, *out;
+
+  trip_init (&t);
+  t.stall_at[0] = 20;
+  t.stall_at[1] = 60;
+  t.want_all_audio = TRUE;
+  round_trip (&t, "video/x-raw,format=UYVP,width=1280,height=720,"
+      "framerate=50/1", N, 2, total, &ss, &rs);
+  fail_unless (t.dropped > 0, "the stalls dropped no frame");
+  fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
+  /* one count from the first sample to the last: only the first buffer
+   * starts it */
+  fail_unless_equals_int (t.discont, 1);
+  fail_unless_equals_uint64 (t.audio_out->len, total * 2 * 4);
+  fail_unless (net_stat (rs, "audio-gap-samples") > 0);
+  fail_unless_equals_uint64 (t.gap_flagged,
+      net_stat (rs, "audio-gap-samples") * 2 * 4);
+  in = (const guint32 *) t.audio_in->data;
+  out = (const guint32 *) t.audio_out->data;
+  for (i = 0; i < total * 2; i++) {
+    if (out[i] == 0)
+      zero++;
+    else if (GUINT32_FROM_LE (out[i]) != (GUINT32_FROM_LE (in[i]) &
+            0xffffff00))
+      fail ("sample %" G_GUINT64_FORMAT " channel %" G_GUINT64_FORMAT
+          ": sent %08x, got %08x", i / 2, i % 2, GUINT32_FROM_LE (in[i]),
+          GUINT32_FROM_LE (out[i]));
+  }
+  /* white noise has no zero sample: the zeros are the gaps, all of them */
+  fail_unless_equals_uint64 (zero, net_stat (rs, "audio-gap-samples") * 2);
+  gst_structure_free (ss);
+  gst_structure_free (rs);
+  trip_clear (&t);
+}
+
+GST_END_TEST;
+
+/* A live sender with embedded audio into the receiver @rx_fmt (with one %u
+ * for the port) until the receiver posts a warning: returns its text. */
+static gchar *
+warning_with_audio (const gchar * rx_fmt)
+{
+  guint16 port = net_test_port ();
+  gchar *desc = g_strdup_printf (rx_fmt, port), *text;
+  GstElement *rx = gst_parse_launch (desc, NULL), *tx;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  g_free (desc);
+  fail_unless (rx != NULL);
+  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=1500 ! "
+      "video/x-raw,format=UYVP,width=1280,height=720,framerate=50/1 ! "
+      "st2022sink name=sink host=127.0.0.1 port=%u stats-interval=0 "
+      "audiotestsrc is-live=true ! audio/x-raw,format=S32LE,rate=48000,"
+      "channels=2 ! queue ! sink.audio", port);
+  tx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (rx);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no warning in 30 s");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+  gst_message_parse_warning (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+  return text;
+}
+
+/* Both pads into sinks without queues: the audio sink prerolls and blocks
+ * the one streaming thread the video sink waits on. The element says so
+ * and says what to do. */
+GST_START_TEST (test_no_queues_stall_warned)
+{
+  gchar *text = warning_with_audio ("st2022src name=src address=127.0.0.1 "
+      "port=%u ! fakesink src.audio ! fakesink");
+
+  fail_unless (g_str_has_prefix (text, "st2022src has been blocked for "),
+      "%s", text);
+  fail_unless (strstr (text, "s pushing on its audio pad, and drops the "
+          "frames it receives: put a queue after each of its pads (video "
+          "and audio), as after a demuxer") != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+/* The audio pad left unlinked: the audio is lost, and the element says so
+ * once after 2 s. */
+GST_START_TEST (test_unlinked_audio_warned)
+{
+  gchar *text = warning_with_audio ("st2022src address=127.0.0.1 port=%u ! "
+      "queue ! fakesink");
+
+  fail_unless_equals_string (text, "the stream carries embedded audio, but "
+      "st2022src's audio pad has not been linked for 2 s: the audio is "
+      "discarded; link the audio pad through a queue (st2022src name=src "
+      "... src.audio ! queue ! ...) to use it");
+  g_free (text);
+}
+
+GST_END_TEST;
+
 static Suite *
 anc_wire_suite (void)
 {
@@ -564,6 +699,9 @@ anc_wire_suite (void)
   tcase_add_test (tc, test_audio_5994_2ch);
   tcase_add_test (tc, test_audio_5994_16ch);
   tcase_add_test (tc, test_audio_50_2ch);
+  tcase_add_test (tc, test_audio_gap_is_silence);
+  tcase_add_test (tc, test_no_queues_stall_warned);
+  tcase_add_test (tc, test_unlinked_audio_warned);
   tcase_add_test (tc, test_audio_50_16ch);
   return s;
 }

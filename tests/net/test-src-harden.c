@@ -703,6 +703,45 @@ GST_START_TEST (test_timeout_and_stats_during_silence)
 
 GST_END_TEST;
 
+/* A receiver that never hears anything says so with a warning (what
+ * gst-launch and gst-play show without -m), once, naming address and port. */
+GST_START_TEST (test_silence_warned_once)
+{
+  guint16 port = net_test_port ();
+  gchar *desc = g_strdup_printf ("st2022src address=127.0.0.1 port=%u "
+      "timeout=200000000 ! fakesink", port);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL, *want;
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no warning");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_WARNING);
+  gst_message_parse_warning (msg, &err, &dbg);
+  want = g_strdup_printf ("no ST 2022-6 datagram on 127.0.0.1:%u for 0.2 s; "
+      "check that a sender sends to this address and port, and the "
+      "firewall", port);
+  fail_unless_equals_string (err->message, want);
+  g_free (want);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  /* once per silence, not once per timeout period */
+  msg = gst_bus_timed_pop_filtered (bus, GST_SECOND, GST_MESSAGE_WARNING);
+  fail_unless (msg == NULL, "warned twice");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* --- caps ---------------------------------------------------------------- */
 
 /* A downstream that takes neither packing: the error names it and says
@@ -838,6 +877,7 @@ src_harden_suite (void)
   tcase_add_test (tc, test_timeout_and_stats_during_silence);
   tcase_add_test (tc, test_downstream_refuses_both_packings);
   tcase_add_test (tc, test_refusal_named_where_it_is);
+  tcase_add_test (tc, test_silence_warned_once);
   return s;
 }
 
