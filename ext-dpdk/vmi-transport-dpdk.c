@@ -242,10 +242,14 @@ open_send (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
       return FALSE;
     }
   }
-  if (f->src_ip == 0 && !vmi_rawnet_is_multicast (f->dst_ip))
+  /* a DPDK port has no address of its own to default to; multicast from
+   * 0.0.0.0 reaches plain joins but no source-specific (SSM) receiver */
+  if (f->src_ip == 0)
     append_warning (d, g_strdup_printf ("no bind-address: the frames to %s "
-            "leave DPDK port %u from 0.0.0.0; set bind-address to this "
-            "host's address on that network", cfg->address, d->port->id));
+            "leave DPDK port %u from 0.0.0.0%s; set bind-address to this "
+            "host's address on that network", cfg->address, d->port->id,
+            vmi_rawnet_is_multicast (f->dst_ip) ? " (receivers that join "
+            "the group for a given source, SSM, drop them)" : ""));
 
   d->iova_va = rte_eal_iova_mode () == RTE_IOVA_VA;
   /* a virtual device's CPU reads the attached memory; a NIC's DMA would

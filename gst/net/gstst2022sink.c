@@ -138,6 +138,8 @@ struct _GstSt2022Sink
   GstSt2022Underrun underrun;
   gint tx_cpu;
   gboolean zerocopy;
+  guint zc_checks;              /* frames since start, for the copy check */
+  gboolean zc_warned;
   GstSt2022SdpSettings sdp;
 
   /* streaming state */
@@ -755,6 +757,30 @@ gst_st2022_sink_collect_stats (GstSt2022Sink * self)
   }
 }
 
+/* zerocopy=true on a route where the kernel copies every send anyway
+ * (loopback, veth, a bridge) costs more CPU than a copying send and says so
+ * only in a counter: tell the user once. Checked every 32nd frame, so the
+ * render path stays free of the transport's statistics. */
+static void
+gst_st2022_sink_check_zerocopy (GstSt2022Sink * self)
+{
+  VmiTransportStats ts;
+
+  if (G_LIKELY (!self->zerocopy || self->zc_warned || self->t == NULL ||
+          (++self->zc_checks & 31) != 0))
+    return;
+  vmi_transport_get_stats (self->t, &ts);
+  if (ts.tx_zerocopy_copied == 0)
+    return;
+  self->zc_warned = TRUE;
+  GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("zerocopy=true, but the "
+          "kernel copied %" G_GUINT64_FORMAT " of the %" G_GUINT64_FORMAT
+          " zero-copy sends completed so far on this route (loopback, veth "
+          "and bridges always copy): that costs more CPU than a copying "
+          "send; set zerocopy=false", ts.tx_zerocopy_copied,
+          ts.tx_zerocopy_done), (NULL));
+}
+
 static void
 gst_st2022_sink_post_stats (GstSt2022Sink * self)
 {
@@ -821,6 +847,8 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   cfg.destination_mac = self->destination_mac;
   cfg.gap_kind = (VmiTransportGapKind) self->gap_frame;
   cfg.zerocopy = self->zerocopy;
+  self->zc_checks = 0;
+  self->zc_warned = FALSE;
   ecfg.pacing = (VmiTxPacing) pacing;
   ecfg.underrun = self->underrun == GST_ST2022_UNDERRUN_GAP ?
       VMI_TX_UNDERRUN_GAP : VMI_TX_UNDERRUN_REPEAT;
@@ -1338,6 +1366,7 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   GST_LOG_OBJECT (self, "queueing frame starting %" G_GINT64_FORMAT
       " ns from now", start_mono - vmi_tx_mono_now ());
   vmi_tx_engine_submit (self->engine, job, rtp, start_mono);
+  gst_st2022_sink_check_zerocopy (self);
 
   if (clock && gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
           &self->last_post, gst_clock_get_time (clock)))

@@ -134,6 +134,25 @@ GST_START_TEST (test_zerocopy_ring)
 
 GST_END_TEST;
 
+/* Multicast without bind-address leaves from 0.0.0.0, which SSM receivers
+ * drop: the transport's open warning says so and names the property. */
+GST_START_TEST (test_multicast_without_bind_address_warns)
+{
+  gchar *eal = dpdk_test_eal_args ("--vdev net_ring0");
+  VmiTransport *tx = open_dir (VMI_TRANSPORT_DIR_SEND, eal, 0, 0);
+  const gchar *w = vmi_transport_get_warning (tx);
+
+  fail_unless (w != NULL, "no warning");
+  fail_unless (strstr (w, "no bind-address: the frames to " GROUP_S " leave "
+          "DPDK port 0 from 0.0.0.0 (receivers that join the group for a "
+          "given source, SSM, drop them); set bind-address") != NULL, "%s",
+      w);
+  vmi_transport_close (tx);
+  g_free (eal);
+}
+
+GST_END_TEST;
+
 /* A burst larger than the ring: a short count, and exactly the taken
  * datagrams keep their frame references (the rest were freed). */
 GST_START_TEST (test_short_count)
@@ -320,6 +339,7 @@ dpdk_transport_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_zerocopy_ring);
   tcase_add_test (tc, test_short_count);
+  tcase_add_test (tc, test_multicast_without_bind_address_warns);
   tcase_add_test (tc, test_gaps_in_order_mac_control);
   tcase_add_test (tc, test_gaps_in_order_pause);
   tcase_add_test (tc, test_wakeup);

@@ -714,6 +714,48 @@ GST_START_TEST (test_caps_8bit_names_fix)
 
 GST_END_TEST;
 
+/* zerocopy=true over loopback: the kernel copies every send, and the sink
+ * says so once, with the fix. */
+GST_START_TEST (test_zerocopy_copied_warned_once)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=100 ! "
+      "video/x-raw,format=UYVP,width=1280,height=720,framerate=50/1 ! "
+      "st2022sink zerocopy=true pacing=none port=%u", net_test_port ());
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  guint warnings = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+              GST_MESSAGE_WARNING | GST_MESSAGE_ERROR | GST_MESSAGE_EOS))) {
+    GstMessageType type = GST_MESSAGE_TYPE (msg);
+
+    fail_unless (type != GST_MESSAGE_ERROR);
+    if (type == GST_MESSAGE_WARNING) {
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (g_str_has_prefix (err->message, "zerocopy=true, but the "
+              "kernel copied "), "%s", err->message);
+      fail_unless (g_str_has_suffix (err->message, "set zerocopy=false"),
+          "%s", err->message);
+      g_error_free (err);
+      warnings++;
+    }
+    gst_message_unref (msg);
+    if (type == GST_MESSAGE_EOS)
+      break;
+  }
+  fail_unless_equals_int (warnings, 1);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* Without caps forced upstream, negotiation picks a format we can send. */
 GST_START_TEST (test_caps_autonegotiation)
 {
@@ -1065,6 +1107,7 @@ elements_suite (void)
   tcase_add_test (tc, test_caps_not_supported_through_queue);
   tcase_add_test (tc, test_caps_autonegotiation);
   tcase_add_test (tc, test_caps_8bit_names_fix);
+  tcase_add_test (tc, test_zerocopy_copied_warned_once);
   tcase_add_test (tc, test_transport_errors);
   tcase_add_test (tc, test_port_in_use);
   tcase_add_test (tc, test_round_trip_1080i5994);
