@@ -10,6 +10,8 @@
 /* Word positions within a line of the interleaved C/Y stream */
 #define HANC_WORD 16            /* after EAV (8), LN (4), CRC (4) */
 #define CRC_WORD 12
+/* most words of one channel in a space: 720p23.98's HANC, 2833 */
+#define MAX_SPACE_WORDS 3072
 
 /* interleaved word range of a space: [first, end) */
 static void
@@ -212,7 +214,7 @@ typedef struct
   VmiAncReadStats *stats;
   VmiAncPacketFunc cb;
   gpointer user_data;
-  guint16 words[2][2048 + 8];   /* one space, de-interleaved */
+  guint16 words[2][MAX_SPACE_WORDS + 8];        /* one space, de-interleaved */
   VmiAncPacket pkt;
 } Reader;
 
@@ -237,10 +239,10 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
     return;
 
   nwords = (end - first) / 2;
-  if (nwords > 2048)
+  if (nwords > MAX_SPACE_WORDS)
     return;
   {
-    guint16 lw[4096 + 8];
+    guint16 lw[2 * MAX_SPACE_WORDS + 8];
 
     st2022_unpack_words (lp + first / 4 * 5, lw, end - first);
     for (i = 0; i < nwords; i++) {

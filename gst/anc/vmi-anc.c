@@ -171,7 +171,8 @@ vmi_anc_st352_bytes (const St2022Format * fmt, guint8 b[4])
     b[0] = 0x85;
   /* byte 2: b7 transport progressive, b6 picture progressive, b3-0 rate
    * (of frames: 1080i59.94 is 30000/1001) */
-  b[1] = (fmt->interlaced ? 0x00 : 0xC0) | st352_rate (fmt->fps_n, fmt->fps_d);
+  b[1] = (fmt->psf ? 0x40 : fmt->interlaced ? 0x00 : 0xC0) |
+      st352_rate (fmt->fps_n, fmt->fps_d);
   /* byte 3: b6 2048 samples, b5-4 colorimetry Rec.709 (0), b3-0 4:2:2
    * Y'CbCr (0) */
   b[2] = fmt->width == 2048 ? 0x40 : 0x00;

@@ -805,7 +805,7 @@ rx_timecode (GstSt2022AncRx * rx, GstBuffer * video, const St2022Format * fmt)
     frames = 2 * frames + (tc->dbb1 == VMI_ANC_ATC_VITC2 ? 1 : 0);
   if (tc->drop_frame)
     flags |= GST_VIDEO_TIME_CODE_FLAGS_DROP_FRAME;
-  if (fmt->interlaced)
+  if (fmt->interlaced && !fmt->psf)
     flags |= GST_VIDEO_TIME_CODE_FLAGS_INTERLACED;
   gst_buffer_add_video_time_code_meta_full (video, fmt->fps_n, fmt->fps_d,
       NULL, flags, tc->hours, tc->minutes, tc->seconds, frames, 0);

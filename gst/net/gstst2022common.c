@@ -406,7 +406,11 @@ gst_st2022_format_structure (const St2022Format * fmt)
       "height", G_TYPE_INT, (gint) fmt->height,
       "framerate", GST_TYPE_FRACTION, fmt->fps_n, fmt->fps_d, NULL);
   gst_structure_take_value (s, "format", &list);
-  if (fmt->interlaced)
+  /* PsF: interleaved rows of one progressive picture, so no field order */
+  if (fmt->psf)
+    gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
+        NULL);
+  else if (fmt->interlaced)
     gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
         "field-order", G_TYPE_STRING, "top-field-first", NULL);
   else
@@ -443,7 +447,8 @@ gst_st2022_supported_formats_string (void)
     const St2022Format *fmt = st2022_format_get (i);
     g_string_append_printf (str, "%s%s (%ux%u%s %d/%d)", i ? ", " : "",
         fmt->name, fmt->width, fmt->height,
-        fmt->interlaced ? " interlaced" : "", fmt->fps_n, fmt->fps_d);
+        fmt->psf ? " PsF" : fmt->interlaced ? " interlaced" : "", fmt->fps_n,
+        fmt->fps_d);
   }
   return g_string_free (str, FALSE);
 }

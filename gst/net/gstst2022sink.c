@@ -1035,6 +1035,11 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   gst_caps_unref (supported);
   if (!gst_video_info_from_caps (&info, caps))
     goto unsupported;
+  /* the PsF entries carry no field-order, so they match any: SDI's
+   * interlaced rasters are top field first */
+  if (GST_VIDEO_INFO_FIELD_ORDER (&info) ==
+      GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST)
+    goto unsupported;
 
   fmt = st2022_format_from_video (GST_VIDEO_INFO_WIDTH (&info),
       GST_VIDEO_INFO_HEIGHT (&info),

@@ -1000,7 +1000,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
       info->first_arrival_ns - base : 0;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = gst_st2022_src_frame_duration (info->format);
-  if (info->format->interlaced)
+  if (info->format->interlaced && !info->format->psf)
     GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_INTERLACED |
         GST_VIDEO_BUFFER_FLAG_TFF);
 

@@ -10,7 +10,9 @@
 /* Everything but the identity of a format is derived here, so the table
  * cannot disagree with itself (frame size, datagram count, clock steps). */
 #define FMT(nm, fr, rt, cf, g3, w, h, il, n, d, lines, spl, a1f, a1l, a2f, a2l, f2) \
-  { nm, fr, rt, ST2022_SAMPLE_422_10, cf, g3, w, h, il, n, d, lines, spl,     \
+  { nm, fr, rt, ST2022_SAMPLE_422_10, cf, g3, w, h, il,                     \
+    (fr) == ST2022_FRAME_1080PSF || (fr) == ST2022_FRAME_2048_1080PSF,      \
+    n, d, lines, spl,                                                       \
     { a1f, a2f }, { a1l, a2l }, f2,                                         \
     (spl) * 5 / 2, ((spl) - (w)) * 5 / 2, (w) * 5 / 2,                       \
     (gsize) (lines) * ((spl) * 5 / 2),                                      \
@@ -25,6 +27,14 @@
   FMT (nm, ST2022_FRAME_1080P, rt, cf, g3, 1920, 1080, FALSE, n, d, 1125, spl, 42, 1121, 0, 0, 0)
 #define P720(nm, rt, cf, spl, n, d) \
   FMT (nm, ST2022_FRAME_720P, rt, cf, FALSE, 1280, 720, FALSE, n, d, 750, spl, 26, 745, 0, 0, 0)
+/* PsF (ST 274 / ST 2048-2): the interlaced raster, F and lines included,
+ * its two segments the picture's even and odd rows */
+#define PSF1080(nm, rt, cf, spl, n, d) \
+  FMT (nm, ST2022_FRAME_1080PSF, rt, cf, FALSE, 1920, 1080, TRUE, n, d, 1125, spl, 21, 560, 584, 1123, 564)
+#define P2048(nm, rt, cf, g3, spl, n, d) \
+  FMT (nm, ST2022_FRAME_2048_1080P, rt, cf, g3, 2048, 1080, FALSE, n, d, 1125, spl, 42, 1121, 0, 0, 0)
+#define PSF2048(nm, rt, cf, spl, n, d) \
+  FMT (nm, ST2022_FRAME_2048_1080PSF, rt, cf, FALSE, 2048, 1080, TRUE, n, d, 1125, spl, 21, 560, 584, 1123, 564)
 
 static const St2022Format formats[] = {
   I1080 ("1080i59.94", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 2200, 30000, 1001),
@@ -41,6 +51,30 @@ static const St2022Format formats[] = {
   P720 ("720p50", ST2022_FRATE_50, ST2022_CF_148_5MHZ, 1980, 50, 1),
   P720 ("720p59.94", ST2022_FRATE_59_94, ST2022_CF_148_5_1001MHZ, 1650, 60000, 1001),
   P720 ("720p60", ST2022_FRATE_60, ST2022_CF_148_5MHZ, 1650, 60, 1),
+  /* ST 296 film and video rates */
+  P720 ("720p25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 3960, 25, 1),
+  P720 ("720p29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 3300, 30000, 1001),
+  P720 ("720p30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 3300, 30, 1),
+  /* after the interlaced 1080 formats: st2022_format_from_video() finds
+   * those first where both exist */
+  PSF1080 ("1080PsF23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 2750, 24000, 1001),
+  PSF1080 ("1080PsF24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, 2750, 24, 1),
+  PSF1080 ("1080PsF25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 2640, 25, 1),
+  PSF1080 ("1080PsF29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 2200, 30000, 1001),
+  PSF1080 ("1080PsF30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 2200, 30, 1),
+  /* ST 2048-2: 2048 active samples in the 1125-line rasters */
+  P2048 ("2048p23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, FALSE, 2750, 24000, 1001),
+  P2048 ("2048p24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, FALSE, 2750, 24, 1),
+  P2048 ("2048p25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, FALSE, 2640, 25, 1),
+  P2048 ("2048p29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, FALSE, 2200, 30000, 1001),
+  P2048 ("2048p30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, FALSE, 2200, 30, 1),
+  P2048 ("2048p47.95", ST2022_FRATE_47_95, ST2022_CF_297_1001MHZ, TRUE, 2750, 48000, 1001),
+  P2048 ("2048p48", ST2022_FRATE_48, ST2022_CF_297MHZ, TRUE, 2750, 48, 1),
+  PSF2048 ("2048PsF23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 2750, 24000, 1001),
+  PSF2048 ("2048PsF24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, 2750, 24, 1),
+  PSF2048 ("2048PsF25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 2640, 25, 1),
+  PSF2048 ("2048PsF29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 2200, 30000, 1001),
+  PSF2048 ("2048PsF30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 2200, 30, 1),
 };
 
 const char *

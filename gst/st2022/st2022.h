@@ -149,7 +149,10 @@ typedef struct
 
   guint width;                  /* active samples per line (pixels) */
   guint height;                 /* active lines per frame (picture rows) */
-  gboolean interlaced;          /* top field first */
+  gboolean interlaced;          /* raster of two fields (or segments), F
+                                 * bit, picture woven top first */
+  gboolean psf;                 /* progressive picture as two segments
+                                 * (FRAME 0x22 / 0x24): interlaced raster */
   gint fps_n, fps_d;            /* FRAME rate (1080i59.94: 30000/1001) */
 
   guint total_lines;            /* raster lines per frame (1125, 750) */
@@ -178,7 +181,9 @@ const St2022Format *st2022_format_get (guint index);
 const St2022Format *st2022_format_from_codes (guint8 frame, guint8 frate,
     guint8 sample);
 /* Picture geometry → format (frame rate, e.g. 30000/1001 for 1080i59.94;
- * any equal fraction matches); %NULL if unknown */
+ * any equal fraction matches); %NULL if unknown.  @interlaced matches
+ * interlaced and PsF formats alike; where both exist (1080 at 25, 29.97,
+ * 30) the interlaced one is returned. */
 const St2022Format *st2022_format_from_video (guint width, guint height,
     gboolean interlaced, gint fps_n, gint fps_d);
 /* "1080i59.94" → format (case-insensitive); %NULL if unknown */

@@ -13,6 +13,12 @@ import sys
 
 FMT_720P60 = 13  # index in the core's format table
 N_720P = 2249    # datagrams per 720p60 frame
+FMT_720P25 = 14        # 750 x 3960
+N_720P25 = 5397
+FMT_1080PSF2997 = 20   # FRAME 0x22, the interlaced raster
+N_1080PSF2997 = 4497
+FMT_2048P24 = 23       # FRAME 0x23, 2048 active samples
+N_2048P24 = 5621
 
 
 def stream(fidx, n, frames, seq0, fr0, drop=(), flags=0):
@@ -43,6 +49,13 @@ def main():
                                  drop={(0, 5), (1, N_720P - 1)}, flags=1),
         # a short start: the hunt for a frame start
         "720p_start": stream(FMT_720P60, N_720P, 1, 0, 0)[:3 + 9 * 100],
+        # the other HD rasters: a PsF frame into UYVP, 2048 samples with
+        # a lost datagram, 720p25's wide blanking joined mid-frame
+        "1080psf2997_frame_uyvp": stream(FMT_1080PSF2997, N_1080PSF2997, 1,
+                                         300, 9, flags=1),
+        "2048p24_loss": stream(FMT_2048P24, N_2048P24, 1, 65500, 0,
+                               drop={(0, 1000)}),
+        "720p25_mid": stream(FMT_720P25, N_720P25, 2, 7, 3)[3 + 9 * 5000:],
     }
     for name, data in seeds.items():
         with open(os.path.join(d, name), "wb") as f:

@@ -32,7 +32,8 @@ net_format_caps (const RefFormat * f, const gchar * format, gboolean bare)
   if (!bare) {
     gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING, "bt709",
         "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
-    if (f->interlaced)
+    /* PsF: one progressive picture, no field order */
+    if (f->interlaced && !f->psf)
       gst_caps_set_simple (caps, "field-order", G_TYPE_STRING,
           "top-field-first", NULL);
   }

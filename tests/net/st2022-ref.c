@@ -29,6 +29,48 @@ const RefFormat ref_720p50 = { "720p50", 1280, 720, FALSE, 50, 1,
   750, 1980, 26, 745, 0, 0, 0, 0x30, 0x12, 2
 };
 
+/* SMPTE 296 Table 1: 3960 samples at 25, 3300 at 30 and 29.97 */
+const RefFormat ref_720p25 = { "720p25", 1280, 720, FALSE, 25, 1,
+  750, 3960, 26, 745, 0, 0, 0, 0x30, 0x18, 2
+};
+
+const RefFormat ref_720p2997 = { "720p29.97", 1280, 720, FALSE, 30000, 1001,
+  750, 3300, 26, 745, 0, 0, 0, 0x30, 0x17, 3
+};
+
+/* SMPTE 274 segmented frames: the interlaced system's raster (F=1 from
+ * line 564, segments on 21-560 and 584-1123), 2750 samples at 24/23.98,
+ * 2200 at 30/29.97 */
+const RefFormat ref_1080psf2398 = { "1080PsF23.98", 1920, 1080, TRUE,
+  24000, 1001, 1125, 2750, 21, 560, 584, 1123, 564, 0x22, 0x1B, 3, TRUE
+};
+
+const RefFormat ref_1080psf2997 = { "1080PsF29.97", 1920, 1080, TRUE,
+  30000, 1001, 1125, 2200, 21, 560, 584, 1123, 564, 0x22, 0x17, 3, TRUE
+};
+
+/* SMPTE 2048-2: 2048 active samples in the 1125-line rasters; 47.95/48 on
+ * 3G level A (CF 297/1.001, 297 MHz) */
+const RefFormat ref_2048p24 = { "2048p24", 2048, 1080, FALSE, 24, 1,
+  1125, 2750, 42, 1121, 0, 0, 0, 0x23, 0x1A, 2
+};
+
+const RefFormat ref_2048p4795 = { "2048p47.95", 2048, 1080, FALSE,
+  48000, 1001, 1125, 2750, 42, 1121, 0, 0, 0, 0x23, 0x15, 5
+};
+
+const RefFormat ref_2048p48 = { "2048p48", 2048, 1080, FALSE, 48, 1,
+  1125, 2750, 42, 1121, 0, 0, 0, 0x23, 0x14, 4
+};
+
+const RefFormat ref_2048psf24 = { "2048PsF24", 2048, 1080, TRUE, 24, 1,
+  1125, 2750, 21, 560, 584, 1123, 564, 0x24, 0x1A, 2, TRUE
+};
+
+const RefFormat ref_2048psf2997 = { "2048PsF29.97", 2048, 1080, TRUE,
+  30000, 1001, 1125, 2200, 21, 560, 584, 1123, 564, 0x24, 0x17, 3, TRUE
+};
+
 gsize
 ref_line_bytes (const RefFormat * f)
 {

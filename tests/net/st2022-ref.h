@@ -1,5 +1,5 @@
 /* gst-vmi tests: an independent ST 2022-6 reference, written from the
- * standards (SMPTE 2022-6, 292-1, 274, 296) and DESIGN.md §3, sharing no code
+ * standards (SMPTE 2022-6, 292-1, 274, 296, 2048-2) and DESIGN.md §3, sharing no code
  * with gst/st2022. Slow and obvious on purpose: a bit-serial CRC, word by
  * word rasters. */
 
@@ -24,6 +24,9 @@ typedef struct
   guint f1_first, f1_last, f2_first, f2_last;   /* active lines */
   guint f_first;                /* first line with F=1 (0: none) */
   guint8 frame_code, frate_code, cf;
+  gboolean psf;                 /* progressive picture as two segments:
+                                 * the interlaced raster, caps without
+                                 * field-order */
 } RefFormat;
 
 extern const RefFormat ref_1080i5994;
@@ -31,6 +34,16 @@ extern const RefFormat ref_1080i50;
 extern const RefFormat ref_720p5994;
 extern const RefFormat ref_1080p25;
 extern const RefFormat ref_720p50;
+/* ST 2022-6's other HD rasters */
+extern const RefFormat ref_720p25;
+extern const RefFormat ref_720p2997;
+extern const RefFormat ref_1080psf2398;
+extern const RefFormat ref_1080psf2997;
+extern const RefFormat ref_2048p24;
+extern const RefFormat ref_2048p4795;
+extern const RefFormat ref_2048p48;
+extern const RefFormat ref_2048psf24;
+extern const RefFormat ref_2048psf2997;
 
 gsize ref_line_bytes (const RefFormat * f);
 gsize ref_frame_bytes (const RefFormat * f);
@@ -84,7 +97,7 @@ guint32 ref_vts_offset (guint index);
 void ref_random_uyvp (const RefFormat * f, GRand * rand, guint8 * uyvp,
     gsize stride);
 
-/* UYVP row <-> v210 row (width multiple of 6 here) */
+/* UYVP row <-> v210 row (a last partial 6-pixel group zero-filled) */
 void ref_uyvp_to_v210 (const guint8 * uyvp, guint width, guint8 * v210);
 void ref_v210_to_uyvp (const guint8 * v210, guint width, guint8 * uyvp);
 

@@ -653,7 +653,8 @@ GST_START_TEST (test_caps_not_supported_through_queue)
   /* every template structure is one SDI format: fixed size and rate */
   templ = gst_element_get_pad_template (sink, "sink");
   caps = gst_pad_template_get_caps (templ);
-  fail_unless (gst_caps_get_size (caps) >= 10);
+  /* every raster of docs/st2022-6.md's table, HD, 3G, PsF and 2048 */
+  fail_unless_equals_int (gst_caps_get_size (caps), 34);
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *st = gst_caps_get_structure (caps, i);
     fail_unless (gst_structure_has_field_typed (st, "width", G_TYPE_INT));
@@ -663,6 +664,34 @@ GST_START_TEST (test_caps_not_supported_through_queue)
   }
   gst_caps_unref (caps);
   gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+/* Bottom field first is no SDI raster: refused, though the PsF entries of
+ * the template (no field-order) would let the caps through */
+GST_START_TEST (test_caps_bottom_field_first_refused)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=UYVP,width=1920,height=1080,framerate=30000/1001,"
+      "interlace-mode=interleaved,field-order=bottom-field-first ! "
+      "st2022sink name=sink", NULL);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = first_error (pipeline);
+  gst_message_parse_error (msg, &err, &dbg);
+  fail_unless_equals_string (GST_OBJECT_NAME (msg->src), "sink");
+  fail_unless (strstr (err->message, "1080i59.94") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
 }
 
 GST_END_TEST;
@@ -1105,6 +1134,7 @@ elements_suite (void)
   tcase_add_test (tc, test_src_latency);
   tcase_add_test (tc, test_caps_not_supported);
   tcase_add_test (tc, test_caps_not_supported_through_queue);
+  tcase_add_test (tc, test_caps_bottom_field_first_refused);
   tcase_add_test (tc, test_caps_autonegotiation);
   tcase_add_test (tc, test_caps_8bit_names_fix);
   tcase_add_test (tc, test_zerocopy_copied_warned_once);

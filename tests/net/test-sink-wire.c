@@ -222,6 +222,50 @@ GST_START_TEST (test_wire_720p5994_v210)
 
 GST_END_TEST;
 
+/* ST 2022-6's other HD rasters, each decoded by the reference */
+GST_START_TEST (test_wire_720p2997_uyvp)
+{
+  check_sink_wire (&ref_720p2997, "UYVP", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_720p25_v210)
+{
+  check_sink_wire (&ref_720p25, "v210", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_1080psf2398_uyvp)
+{
+  /* interleaved without field-order at a rate 1080i does not have */
+  check_sink_wire (&ref_1080psf2398, "UYVP", TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_2048p24_v210)
+{
+  check_sink_wire (&ref_2048p24, "v210", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_2048p48_uyvp)
+{
+  check_sink_wire (&ref_2048p48, "UYVP", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_2048psf2997_v210)
+{
+  check_sink_wire (&ref_2048psf2997, "v210", FALSE);
+}
+
+GST_END_TEST;
+
 /* Samples in the timing-reference ranges must not reach the wire. */
 GST_START_TEST (test_wire_clips_reserved_values)
 {
@@ -348,6 +392,12 @@ sink_wire_suite (void)
   tcase_add_test (tc, test_wire_1080i50_v210);
   tcase_add_test (tc, test_wire_720p5994_uyvp);
   tcase_add_test (tc, test_wire_720p5994_v210);
+  tcase_add_test (tc, test_wire_720p2997_uyvp);
+  tcase_add_test (tc, test_wire_720p25_v210);
+  tcase_add_test (tc, test_wire_1080psf2398_uyvp);
+  tcase_add_test (tc, test_wire_2048p24_v210);
+  tcase_add_test (tc, test_wire_2048p48_uyvp);
+  tcase_add_test (tc, test_wire_2048psf2997_v210);
   tcase_add_test (tc, test_wire_clips_reserved_values);
   tcase_add_test (tc, test_wire_1080i5994_zerocopy);
   return s;

@@ -120,9 +120,11 @@ check_caps (GstCaps * caps, const RefFormat * f, const gchar * format)
   fail_unless_equals_int (d, f->fps_d);
   fail_unless_equals_string (gst_structure_get_string (s, "interlace-mode"),
       f->interlaced ? "interleaved" : "progressive");
-  if (f->interlaced)
+  if (f->interlaced && !f->psf)
     fail_unless_equals_string (gst_structure_get_string (s, "field-order"),
         "top-field-first");
+  if (f->psf)
+    fail_if (gst_structure_has_field (s, "field-order"));
   fail_unless_equals_string (gst_structure_get_string (s, "colorimetry"),
       "bt709");
   fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
@@ -229,6 +231,42 @@ GST_END_TEST;
 GST_START_TEST (test_src_720p5994_v210)
 {
   check_src_exact (&ref_720p5994, "v210", 7, 9);
+}
+
+GST_END_TEST;
+
+/* ST 2022-6's other HD rasters, built by the reference encoder */
+GST_START_TEST (test_src_720p25_uyvp)
+{
+  check_src_exact (&ref_720p25, "UYVP", 100, 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_720p2997_v210)
+{
+  check_src_exact (&ref_720p2997, "v210", 200, 1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_1080psf2997_v210)
+{
+  check_src_exact (&ref_1080psf2997, "v210", 300, 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_2048p4795_uyvp)
+{
+  check_src_exact (&ref_2048p4795, "UYVP", 400, 3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_2048psf24_v210)
+{
+  check_src_exact (&ref_2048psf24, "v210", 500, 4);
 }
 
 GST_END_TEST;
@@ -347,6 +385,32 @@ GST_START_TEST (test_src_loss_concealment_and_counters)
   const gint drop5[] = { 2000, n - 1, -1 };
 
   check_loss (&ref_1080i5994, "UYVP", drop0, drop2, drop5);
+}
+
+GST_END_TEST;
+
+/* the other HD rasters: 2048-sample PsF segments (UYVP straight from the
+ * datagrams) and 720p29.97's wide blanking (v210) */
+GST_START_TEST (test_src_loss_2048psf2997_uyvp)
+{
+  const gint n = ref_datagrams (&ref_2048psf2997);
+  const gint drop0[] = { 700, 701, 3000, -1 };
+  const gint drop2[] = { 3, 2222, 4000, n - 1, -1 };
+  const gint drop5[] = { 1500, n - 1, -1 };
+
+  check_loss (&ref_2048psf2997, "UYVP", drop0, drop2, drop5);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_loss_720p2997_v210)
+{
+  const gint n = ref_datagrams (&ref_720p2997);
+  const gint drop0[] = { 900, 901, 2500, -1 };
+  const gint drop2[] = { 3, 1000, 4000, n - 1, -1 };
+  const gint drop5[] = { 2000, n - 1, -1 };
+
+  check_loss (&ref_720p2997, "v210", drop0, drop2, drop5);
 }
 
 GST_END_TEST;
@@ -563,8 +627,15 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_1080i50_v210);
   tcase_add_test (tc, test_src_720p5994_uyvp);
   tcase_add_test (tc, test_src_720p5994_v210);
+  tcase_add_test (tc, test_src_720p25_uyvp);
+  tcase_add_test (tc, test_src_720p2997_v210);
+  tcase_add_test (tc, test_src_1080psf2997_v210);
+  tcase_add_test (tc, test_src_2048p4795_uyvp);
+  tcase_add_test (tc, test_src_2048psf24_v210);
   tcase_add_test (tc, test_src_loss_concealment_and_counters);
   tcase_add_test (tc, test_src_loss_concealment_v210);
+  tcase_add_test (tc, test_src_loss_2048psf2997_uyvp);
+  tcase_add_test (tc, test_src_loss_720p2997_v210);
   tcase_add_test (tc, test_src_drop_corrupted);
   tcase_add_test (tc, test_src_garbage_and_restart);
   tcase_add_test (tc, test_src_format_change);

@@ -83,6 +83,45 @@ GST_START_TEST (test_format_table)
   fail_unless_equals_int (f->active_last[0], 745);
   fail_unless_equals_int (f->active_offset, 925);
 
+  /* the rasters this table added for ST 2022-6's other formats, numbers
+   * from ST 296 / 274 / 2048-2 worked out by hand */
+  f = st2022_format_from_name ("720p25");
+  fail_unless_equals_int (f->samples_per_line, 3960);
+  fail_unless_equals_uint64 (f->frame_bytes, 7425000);
+  fail_unless_equals_int (f->datagrams_per_frame, 5397);
+  fail_unless_equals_int (f->frame_code, 0x30);
+  fail_unless_equals_int (f->frate_code, 0x18);
+  f = st2022_format_from_name ("720p29.97");
+  fail_unless_equals_int (f->samples_per_line, 3300);
+  fail_unless_equals_int (f->datagrams_per_frame, 4497);
+  fail_unless_equals_int (f->cf_code, 3);
+  fail_unless_equals_int (f->vts_increment, 750 * 3300 * 2);
+  f = st2022_format_from_name ("1080PsF23.98");
+  fail_unless (f->psf && f->interlaced);
+  fail_unless_equals_int (f->frame_code, 0x22);
+  fail_unless_equals_int (f->frate_code, 0x1B);
+  fail_unless_equals_int (f->samples_per_line, 2750);
+  fail_unless_equals_int (f->field2_first_line, 564);
+  fail_unless_equals_int (f->active_first[1], 584);
+  fail_unless_equals_int (f->datagrams_per_frame, 5621);
+  fail_unless_equals_int (f->rtp_ts_increment, 1126125);
+  f = st2022_format_from_name ("2048p24");
+  fail_unless_equals_int (f->frame_code, 0x23);
+  fail_unless_equals_int (f->width, 2048);
+  fail_unless_equals_int (f->active_offset, 1755);
+  fail_unless_equals_int (f->active_bytes, 5120);
+  f = st2022_format_from_name ("2048p47.95");
+  fail_unless (f->level_a_3g);
+  fail_unless_equals_int (f->frate_code, 0x15);
+  fail_unless_equals_int (f->cf_code, 5);
+  fail_unless_equals_int (f->rtp_ts_increment, 563062);
+  f = st2022_format_from_name ("2048PsF30");
+  fail_unless_equals_int (f->frame_code, 0x24);
+  fail_unless_equals_int (f->samples_per_line, 2200);
+  fail_unless_equals_int (f->datagrams_per_frame, 4497);
+  /* 4125 samples per line are not whole bytes (10312.5): not carried */
+  fail_unless (st2022_format_from_name ("720p24") == NULL);
+
   f = st2022_format_from_name ("720p50");
   fail_unless_equals_uint64 (f->frame_bytes, 3712500);
   fail_unless_equals_int (f->datagrams_per_frame, 2699);
@@ -98,10 +137,41 @@ GST_START_TEST (test_format_table)
 
     fail_unless (st2022_format_from_codes (g->frame_code, g->frate_code,
             g->sample_code) == g, "%s", g->name);
-    fail_unless (st2022_format_from_video (g->width, g->height, g->interlaced,
-            g->fps_n, g->fps_d) == g, "%s", g->name);
-    fail_unless (st2022_format_from_video (g->width, g->height, g->interlaced,
-            g->fps_n * 2, g->fps_d * 2) == g, "%s", g->name);
+    {
+      /* PsF shares its geometry with the interlaced format of its rate
+       * where there is one: that one is found first */
+      const St2022Format *twin = g;
+
+      if (g->psf && g->width == 1920 && st2022_format_from_codes
+          (ST2022_FRAME_1080I, g->frate_code, g->sample_code))
+        twin = st2022_format_from_codes (ST2022_FRAME_1080I, g->frate_code,
+            g->sample_code);
+      /* which are 25, 29.97 and 30 */
+      if (twin != g)
+        fail_unless (g->fps_n == 25 * g->fps_d || g->fps_d == 1001 ||
+            g->fps_n == 30 * g->fps_d, "%s", g->name);
+      fail_unless ((twin != g) == (g->psf && g->width == 1920 &&
+              g->fps_n * 1001 != 24000 * g->fps_d &&
+              g->fps_n != 24 * g->fps_d), "%s", g->name);
+      fail_unless (twin != NULL && (twin == g || !twin->psf), "%s", g->name);
+      fail_unless (st2022_format_from_video (g->width, g->height,
+              g->interlaced, g->fps_n, g->fps_d) == twin, "%s", g->name);
+      fail_unless (st2022_format_from_video (g->width, g->height,
+              g->interlaced, g->fps_n * 2, g->fps_d * 2) == twin, "%s",
+          g->name);
+      /* PsF is the interlaced raster: codes aside, the same numbers */
+      if (twin != g) {
+        fail_unless_equals_int (twin->samples_per_line, g->samples_per_line);
+        fail_unless_equals_int (twin->field2_first_line,
+            g->field2_first_line);
+        fail_unless_equals_int (twin->datagrams_per_frame,
+            g->datagrams_per_frame);
+      }
+    }
+    fail_unless_equals_int (g->psf, g->frame_code == ST2022_FRAME_1080PSF ||
+        g->frame_code == ST2022_FRAME_2048_1080PSF);
+    if (g->psf)
+      fail_unless (g->interlaced);
     fail_unless (st2022_format_from_name (g->name) == g);
     fail_unless_equals_uint64 (g->frame_bytes,
         (guint64) g->total_lines * g->samples_per_line * 20 / 8);
@@ -112,8 +182,12 @@ GST_START_TEST (test_format_table)
     /* the video timestamp clock advances by the frame's word count */
     fail_unless_equals_uint64 ((guint64) g->vts_increment * g->fps_n,
         (guint64) g->total_lines * g->samples_per_line * 2 * g->fps_n);
-    fail_unless_equals_uint64 ((guint64) g->rtp_ts_increment * g->fps_n,
-        27000000ull * g->fps_d);
+    /* whole ticks but at 48000/1001 (563062.5: rounded down) */
+    fail_unless_equals_uint64 (g->rtp_ts_increment,
+        27000000ull * g->fps_d / g->fps_n);
+    if (g->fps_n != 48000)
+      fail_unless_equals_uint64 ((guint64) g->rtp_ts_increment * g->fps_n,
+          27000000ull * g->fps_d);
     /* the last line is vertical blanking (the writer relies on it) */
     fail_unless (st2022_format_line_flags (g, g->total_lines) &
         ST2022_LINE_V);
