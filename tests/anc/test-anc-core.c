@@ -1117,6 +1117,10 @@ anc_suite (void)
   tcase_add_test (tc, test_depacketizer_blank);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);
+  /* 34 formats, 7 frames each: more than the default 30 s under ASan */
+  tc = tcase_create ("all-formats");
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_audio_raster_all_formats);
   return s;
 }
