@@ -29,13 +29,16 @@
  * which its first datagram arrived, minus the base time; the RTP timestamp,
  * sequence numbers and FRCount travel in a #GstSt2022Meta.
  *
- * The element locks on the first stream it sees (SSRC, payload type,
- * format, sequence numbers): datagrams of other senders on the same port
- * and implausible sequence numbers are counted (`packets-foreign`,
- * `packets-out-of-window`) and dropped without touching the frame being
- * assembled. A real change (a restarted sender, a format change) is taken
- * after `lock-datagrams` consecutive consistent datagrams, from its first
- * frame start: nothing of the new stream is lost.
+ * The element locks on the first stream to send `lock-datagrams`
+ * consecutive consistent datagrams (SSRC, payload type, format, sequence
+ * numbers), a stray alone never: datagrams of other senders on the same
+ * port, implausible sequence numbers and datagrams of the stream that
+ * contradict the frame being built (FRCount, marker) are counted
+ * (`packets-foreign`, `packets-out-of-window`) and dropped without touching
+ * that frame. Candidate streams are followed side by side, so strays never
+ * delay the real one. A real change (a restarted sender, a format change)
+ * is taken the same way; the confirming datagrams are kept and handed on,
+ * so nothing of the new stream is lost.
  *
  * Loss never stalls the stream: a frame with missing datagrams is still
  * pushed (unless `drop-corrupted=true`) with the missing parts concealed
@@ -378,9 +381,10 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   /**
    * GstSt2022Src:lock-datagrams:
    *
-   * Consecutive, consistent datagrams of another stream (another SSRC or
-   * format, or the same SSRC far from the expected sequence number) needed
-   * before the element leaves the stream it is locked on for it. Fewer
+   * Consecutive, consistent datagrams of a stream needed before the
+   * element locks on it: the first stream, or another one (another SSRC or
+   * format, or the same SSRC far from the expected sequence number) to
+   * leave the stream it is locked on for. Strays never lock. Fewer
    * switch faster after a sender restart; more resist a hostile or
    * misconfigured second sender on the same port. The datagrams that
    * confirm the new stream are kept and used, so a switch loses nothing.
@@ -1395,6 +1399,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->rx_dropped_told = 0;
   st2022_stream_lock_set_filter (self->lock_gate, pt ? (gint) pt : -1,
       ssrc != G_MAXUINT, ssrc);
+  st2022_stream_lock_set_depacketizer (self->lock_gate, self->depay);
   self->fmt = NULL;
   self->stream_fmt = NULL;
   self->want_fmt = NULL;

@@ -734,3 +734,21 @@ st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
   return rel >= 0 && (guint8) (d->anchor_frcount + rel / d->n) == h->frcount
       && rel / d->n <= d->last_k + 256;
 }
+
+gboolean
+st2022_depacketizer_fits (St2022Depacketizer * d, const St2022Header * h)
+{
+  gint64 ext, rel, k;
+
+  if (d == NULL || h == NULL || !d->synced || d->provisional
+      || h->format != d->fmt || h->ssrc != d->ssrc)
+    return TRUE;
+  /* the same extension and mapping push_parsed() applies */
+  ext = d->ext_high + (gint16) (h->seq - (guint16) d->ext_high);
+  rel = ext - d->anchor;
+  if (rel < 0)
+    return TRUE;                /* before the first frame: discarded anyway */
+  k = rel / d->n;
+  return (guint8) (d->anchor_frcount + k) == h->frcount
+      && (!h->marker || rel % d->n == d->n - 1) && k <= d->last_k + 256;
+}

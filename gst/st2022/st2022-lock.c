@@ -2,14 +2,27 @@
  *
  * Copyright (C) 2026 gst-vmi contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Datagrams that are not the locked stream are followed side by side:
+ *  - a seed is one lone datagram (a ring of LOCK_SEEDS, newest replacing
+ *    oldest): most strays stay seeds for ever, and a flood of them only
+ *    churns the ring;
+ *  - a run starts when a datagram follows a seed of the same stream
+ *    (sequence number 1..RUN_MAX_STEP ahead); LOCK_RUNS of them grow side by
+ *    side, each only by its own next datagram, so a stray (or another run)
+ *    never breaks one. A new run takes a free slot, else the one that grew
+ *    least recently.
+ * The first run to reach @confirm datagrams is the stream. A datagram of the
+ * locked stream ends every seed and run at once (the epoch moves on): while
+ * the locked stream lives, nothing else takes over.
  */
 
 #include <string.h>
 
 #include "st2022-lock.h"
 
-/* Consecutive members of a confirming run may skip a few sequence numbers
- * (loss), never go back. */
+/* Consecutive members of a run may skip a few sequence numbers (loss),
+ * never go back. */
 #define RUN_MAX_STEP 4
 
 typedef struct
@@ -19,12 +32,35 @@ typedef struct
   const St2022Format *fmt;
 } StreamId;
 
+typedef struct
+{
+  guint64 epoch;                /* live while it equals the lock's */
+  StreamId id;
+  guint16 seq;
+  gboolean oow;                 /* counted out-of-window (else foreign) */
+  gsize size;
+  guint8 *data;
+} Seed;
+
+typedef struct
+{
+  guint64 epoch;                /* live while it equals the lock's */
+  StreamId id;
+  guint16 first, last;
+  guint len;
+  guint foreign, oow;           /* how its members were counted */
+  guint64 grown;                /* the lock's datagram count at its last */
+  guint8 *data;                 /* confirm * ST2022_DATAGRAM_SIZE */
+  gsize *sizes;
+} Run;
+
 struct _St2022StreamLock
 {
   guint confirm;
   gint pt_filter;
   gboolean filter_ssrc;
   guint32 ssrc_filter;
+  St2022Depacketizer *depay;
 
   gboolean locked;
   StreamId cur;
@@ -33,13 +69,18 @@ struct _St2022StreamLock
    * stream has accounted for yet */
   guint64 dropped;
 
-  /* the run of datagrams that may be a new stream */
-  StreamId run;
-  guint run_len;
-  guint16 run_first, run_last;
-  guint run_foreign, run_oow;   /* how the run's members were counted */
-  guint8 *run_data;             /* confirm * ST2022_DATAGRAM_SIZE */
+  /* seeds and runs of an older epoch are dead: no per-datagram clearing */
+  guint64 epoch;
+  guint64 judged;               /* datagrams seen by candidates */
+  Seed seeds[ST2022_LOCK_SEEDS];
+  guint seed_next;
+  guint8 *seed_data;
+  Run runs[ST2022_LOCK_RUNS];
+  guint8 *run_data;
   gsize *run_sizes;
+
+  /* the run of the last RELOCK, until the next push */
+  Run *replay;
   gboolean relock_new;
 
   /* most datagrams repeat the last one's header but for seq/ts/marker */
@@ -52,14 +93,25 @@ St2022StreamLock *
 st2022_stream_lock_new (guint confirm)
 {
   St2022StreamLock *l;
+  guint i;
 
   if (confirm < 1 || confirm > ST2022_LOCK_MAX_CONFIRM)
     return NULL;
   l = g_new0 (St2022StreamLock, 1);
   l->confirm = confirm;
   l->pt_filter = -1;
-  l->run_data = g_malloc ((gsize) confirm * ST2022_DATAGRAM_SIZE);
-  l->run_sizes = g_new0 (gsize, confirm);
+  /* epoch 0 is never current: zeroed seeds and runs start dead */
+  l->epoch = 1;
+  l->seed_data = g_malloc ((gsize) ST2022_LOCK_SEEDS * ST2022_DATAGRAM_SIZE);
+  for (i = 0; i < ST2022_LOCK_SEEDS; i++)
+    l->seeds[i].data = l->seed_data + (gsize) i * ST2022_DATAGRAM_SIZE;
+  l->run_data = g_malloc ((gsize) ST2022_LOCK_RUNS * confirm *
+      ST2022_DATAGRAM_SIZE);
+  l->run_sizes = g_new0 (gsize, (gsize) ST2022_LOCK_RUNS * confirm);
+  for (i = 0; i < ST2022_LOCK_RUNS; i++) {
+    l->runs[i].data = l->run_data + (gsize) i * confirm * ST2022_DATAGRAM_SIZE;
+    l->runs[i].sizes = l->run_sizes + (gsize) i * confirm;
+  }
   return l;
 }
 
@@ -68,6 +120,7 @@ st2022_stream_lock_free (St2022StreamLock * l)
 {
   if (l == NULL)
     return;
+  g_free (l->seed_data);
   g_free (l->run_data);
   g_free (l->run_sizes);
   g_free (l);
@@ -82,6 +135,13 @@ st2022_stream_lock_set_filter (St2022StreamLock * l, gint payload_type,
   l->ssrc_filter = ssrc;
 }
 
+void
+st2022_stream_lock_set_depacketizer (St2022StreamLock * l,
+    St2022Depacketizer * d)
+{
+  l->depay = d;
+}
+
 static gboolean
 same_stream (const StreamId * a, const St2022Header * h)
 {
@@ -89,65 +149,143 @@ same_stream (const StreamId * a, const St2022Header * h)
 }
 
 static void
-lock_on (St2022StreamLock * l, const St2022Header * h)
+set_id (StreamId * id, const St2022Header * h)
 {
-  l->locked = TRUE;
-  l->cur.ssrc = h->ssrc;
-  l->cur.pt = h->payload_type;
-  l->cur.fmt = h->format;
-  l->high = h->seq;
-  l->run_len = 0;
-  l->stats.locks++;
+  id->ssrc = h->ssrc;
+  id->pt = h->payload_type;
+  id->fmt = h->format;
 }
 
-/* A datagram that is not the locked stream: it extends the run of a
- * possible new stream, or starts one.  RELOCK once the run is long enough. */
+/* @seq follows @last as the next member of a run */
+static gboolean
+follows (guint16 last, guint16 seq)
+{
+  guint16 step = seq - last;
+
+  return step >= 1 && step <= RUN_MAX_STEP;
+}
+
+static void
+run_append (Run * r, const guint8 * data, gsize len, gboolean oow,
+    guint16 seq, guint64 now)
+{
+  /* a valid datagram is never longer (st2022_header_parse checks it) */
+  len = MIN (len, ST2022_DATAGRAM_SIZE);
+  memcpy (r->data + (gsize) r->len * ST2022_DATAGRAM_SIZE, data, len);
+  r->sizes[r->len] = len;
+  r->len++;
+  r->last = seq;
+  r->grown = now;
+  if (oow)
+    r->oow++;
+  else
+    r->foreign++;
+}
+
+/* A run slot for a new run: a dead one, else the one that grew least
+ * recently (a stalled run is the least likely to be a stream). */
+static Run *
+run_slot (St2022StreamLock * l)
+{
+  Run *victim = NULL;
+  guint i;
+
+  for (i = 0; i < ST2022_LOCK_RUNS; i++) {
+    Run *r = &l->runs[i];
+
+    if (r->epoch != l->epoch)
+      return r;
+    if (victim == NULL || r->grown < victim->grown)
+      victim = r;
+  }
+  return victim;
+}
+
+static St2022LockVerdict
+relock (St2022StreamLock * l, Run * r, const St2022Header * h)
+{
+  /* the run was a stream after all: its members were not strays */
+  l->stats.foreign -= r->foreign;
+  l->stats.out_of_window -= r->oow;
+  l->relock_new = !l->locked || !same_stream (&l->cur, h)
+      || (guint16) (r->first - l->high) >= 0x8000;
+  l->locked = TRUE;
+  set_id (&l->cur, h);
+  l->high = h->seq;
+  l->stats.locks++;
+  /* every other seed and run was strays; this one is replayed */
+  l->epoch++;
+  r->epoch = 0;
+  l->replay = r;
+  return ST2022_LOCK_RELOCK;
+}
+
+/* A datagram that is not the locked stream (@verdict says how it is
+ * counted): it grows the run it follows, or pairs with a seed into a new
+ * run, or becomes a seed. RELOCK once a run has @confirm members. */
 static St2022LockVerdict
 candidate (St2022StreamLock * l, const guint8 * data, gsize len,
     const St2022Header * h, St2022LockVerdict verdict)
 {
-  if (l->run_len > 0 && same_stream (&l->run, h)
-      && (guint16) (h->seq - l->run_last) >= 1
-      && (guint16) (h->seq - l->run_last) <= RUN_MAX_STEP) {
-    l->run_last = h->seq;
-  } else {
-    l->run_len = 0;
-    l->run_foreign = l->run_oow = 0;
-    l->run.ssrc = h->ssrc;
-    l->run.pt = h->payload_type;
-    l->run.fmt = h->format;
-    l->run_first = l->run_last = h->seq;
-  }
-  /* a valid datagram is never longer (st2022_header_parse checks it) */
-  memcpy (l->run_data + (gsize) l->run_len * ST2022_DATAGRAM_SIZE, data,
-      MIN (len, ST2022_DATAGRAM_SIZE));
-  l->run_sizes[l->run_len] = MIN (len, ST2022_DATAGRAM_SIZE);
-  l->run_len++;
+  gboolean oow = verdict == ST2022_LOCK_OUT_OF_WINDOW;
+  Run *r = NULL;
+  Seed *s;
+  guint i;
 
-  if (l->run_len < l->confirm) {
-    if (verdict == ST2022_LOCK_FOREIGN) {
-      l->stats.foreign++;
-      l->run_foreign++;
-    } else {
-      l->stats.out_of_window++;
-      l->run_oow++;
+  l->judged++;
+  if (oow)
+    l->stats.out_of_window++;
+  else
+    l->stats.foreign++;
+
+  for (i = 0; i < ST2022_LOCK_RUNS; i++) {
+    Run *c = &l->runs[i];
+
+    if (c->epoch == l->epoch && same_stream (&c->id, h)
+        && follows (c->last, h->seq)) {
+      r = c;
+      break;
     }
+  }
+  if (r == NULL && l->confirm > 1) {
+    /* newest first: a stream's previous datagram is the likeliest */
+    for (i = 0; i < ST2022_LOCK_SEEDS && r == NULL; i++) {
+      s = &l->seeds[(l->seed_next + ST2022_LOCK_SEEDS - 1 - i) %
+          ST2022_LOCK_SEEDS];
+      if (s->epoch != l->epoch || !same_stream (&s->id, h)
+          || !follows (s->seq, h->seq))
+        continue;
+      r = run_slot (l);
+      r->epoch = l->epoch;
+      r->id = s->id;
+      r->first = s->seq;
+      r->len = r->foreign = r->oow = 0;
+      run_append (r, s->data, s->size, s->oow, s->seq, l->judged);
+      s->epoch = 0;
+    }
+    if (r == NULL) {
+      s = &l->seeds[l->seed_next];
+      l->seed_next = (l->seed_next + 1) % ST2022_LOCK_SEEDS;
+      s->epoch = l->epoch;
+      set_id (&s->id, h);
+      s->seq = h->seq;
+      s->oow = oow;
+      s->size = MIN (len, ST2022_DATAGRAM_SIZE);
+      memcpy (s->data, data, s->size);
+      return verdict;
+    }
+  } else if (r == NULL) {
+    /* @confirm 1: every datagram is a complete run */
+    r = &l->runs[0];
+    r->epoch = l->epoch;
+    set_id (&r->id, h);
+    r->first = h->seq;
+    r->len = r->foreign = r->oow = 0;
+  }
+  run_append (r, data, len, oow, h->seq, l->judged);
+  if (r->len < l->confirm)
     return verdict;
-  }
-
-  /* the run was a stream after all: its members were not strays */
-  l->stats.foreign -= l->run_foreign;
-  l->stats.out_of_window -= l->run_oow;
-  l->relock_new = !same_stream (&l->cur, h)
-      || (guint16) (l->run_first - l->high) >= 0x8000;
-  {
-    guint n = l->run_len;
-
-    lock_on (l, h);
-    /* lock_on() empties the run; the replay still needs its length */
-    l->run_len = n;
-  }
-  return ST2022_LOCK_RELOCK;
+  return relock (l, r, h);
 }
 
 St2022LockVerdict
@@ -157,8 +295,7 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
   gint16 d;
 
   /* the previous RELOCK's replay is consumed */
-  if (G_UNLIKELY (l->run_len >= l->confirm))
-    l->run_len = 0;
+  l->replay = NULL;
 
   if (st2022_header_parse_cached (&l->hcache, data, len, hdr) != ST2022_OK
       || (l->pt_filter >= 0 && hdr->payload_type != l->pt_filter))
@@ -167,21 +304,22 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
     l->stats.foreign++;
     return ST2022_LOCK_FOREIGN;
   }
-  if (G_UNLIKELY (!l->locked)) {
-    lock_on (l, hdr);
-    return ST2022_LOCK_ACCEPT;
-  }
-  if (!same_stream (&l->cur, hdr))
+  if (G_UNLIKELY (!l->locked) || !same_stream (&l->cur, hdr))
     return candidate (l, data, len, hdr, ST2022_LOCK_FOREIGN);
 
   d = (gint16) (hdr->seq - l->high);
   if (d < -ST2022_LOCK_WINDOW_BEHIND || (d > ST2022_LOCK_WINDOW_AHEAD
           && (guint64) (d - 1) > l->dropped))
     return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
+  /* in the window, but not where the frame being built puts it (another
+   * FRCount, a marker inside a frame): a spoof or a renumbered stream,
+   * which a run tells apart; it never reaches the frame */
+  if (l->depay && !st2022_depacketizer_fits (l->depay, hdr))
+    return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
 
   /* the locked stream goes on (past a gap the transport's drops explain,
-   * if any): whatever run was building was strays */
-  l->run_len = 0;
+   * if any): whatever seeds and runs were building were strays */
+  l->epoch++;
   if (d > 0) {
     l->high = hdr->seq;
     l->dropped -= MIN (l->dropped, (guint64) (d - 1));
@@ -198,7 +336,7 @@ st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n)
 guint
 st2022_stream_lock_replay_count (St2022StreamLock * l)
 {
-  return l->run_len >= l->confirm ? l->run_len : 0;
+  return l->replay ? l->replay->len : 0;
 }
 
 const guint8 *
@@ -206,8 +344,8 @@ st2022_stream_lock_replay (St2022StreamLock * l, guint i, gsize * len)
 {
   if (i >= st2022_stream_lock_replay_count (l))
     return NULL;
-  *len = l->run_sizes[i];
-  return l->run_data + (gsize) i * ST2022_DATAGRAM_SIZE;
+  *len = l->replay->sizes[i];
+  return l->replay->data + (gsize) i * ST2022_DATAGRAM_SIZE;
 }
 
 gboolean
@@ -220,8 +358,9 @@ void
 st2022_stream_lock_reset (St2022StreamLock * l)
 {
   l->locked = FALSE;
-  l->run_len = 0;
+  l->replay = NULL;
   l->dropped = 0;
+  l->epoch++;
 }
 
 gboolean

@@ -5,15 +5,20 @@
  *
  * A receiver port is open to anyone on the network.  The stream lock sits in
  * front of the depacketizer and lets through only the stream it is locked on
- * (SSRC, payload type, format, and sequence numbers near the highest seen),
- * so a stray datagram never reaches (and never ends) the frame being
- * assembled.  A genuine change (a sender restart with a new SSRC or sequence,
- * a format change, a burst loss beyond the window that the transport did
- * not report) is a run of @confirm
- * consecutive, mutually consistent datagrams that are not the locked stream
- * and that the locked stream does not interrupt; the lock then moves to it and
- * hands the run back (copies kept by the lock) so the new stream loses
- * nothing, not even its first frame.  See docs/st2022-6.md "Stream lock".
+ * (SSRC, payload type, format, sequence numbers near the highest seen, and,
+ * with a depacketizer attached, the FRCount and marker the frame being built
+ * expects), so a stray datagram never reaches (and never ends) the frame
+ * being assembled.
+ *
+ * A stream is taken (the first one, or a genuine change: a sender restart
+ * with a new SSRC or sequence, a format change, a burst loss beyond the
+ * window that the transport did not report) after a run of @confirm
+ * consecutive, mutually consistent datagrams that the locked stream does not
+ * interrupt.  Candidate streams are followed side by side, so strays mixed
+ * into a stream at any ratio never break its run, and a stray alone never
+ * locks.  The lock then hands the run back (copies kept by the lock) so the
+ * new stream loses nothing, not even its first frame.  See docs/st2022-6.md
+ * "Stream lock".
  */
 
 #ifndef __ST2022_LOCK_H__
@@ -32,6 +37,13 @@ G_BEGIN_DECLS
  * gap is confirmed like a new stream (and then loses nothing either). */
 #define ST2022_LOCK_WINDOW_BEHIND 64
 #define ST2022_LOCK_WINDOW_AHEAD 64
+/* Lone datagrams remembered as the possible start of a stream: a stream's
+ * run begins as long as fewer than this many strays (each of another
+ * stream, or the same stream elsewhere) arrive between its first two
+ * datagrams. */
+#define ST2022_LOCK_SEEDS 64
+/* Runs (two or more consistent datagrams) followed side by side */
+#define ST2022_LOCK_RUNS 4
 
 typedef enum
 {
@@ -68,7 +80,15 @@ void st2022_stream_lock_free (St2022StreamLock * l);
 void st2022_stream_lock_set_filter (St2022StreamLock * l, gint payload_type,
     gboolean filter_ssrc, guint32 ssrc);
 
-/* Judges one datagram, filling @hdr when it parses. */
+/* With @d (the depacketizer the accepted datagrams go to; NULL: none), a
+ * datagram of the locked stream inside the window is accepted only where
+ * st2022_depacketizer_fits() puts it; otherwise it is OUT_OF_WINDOW. */
+void st2022_stream_lock_set_depacketizer (St2022StreamLock * l,
+    St2022Depacketizer * d);
+
+/* Judges one datagram, filling @hdr when it parses.  Datagrams held as the
+ * possible start of a stream are counted FOREIGN or OUT_OF_WINDOW until a
+ * RELOCK takes them back out of those counters. */
 St2022LockVerdict st2022_stream_lock_push (St2022StreamLock * l,
     const guint8 * data, gsize len, St2022Header * hdr);
 
@@ -91,8 +111,8 @@ const guint8 *st2022_stream_lock_replay (St2022StreamLock * l, guint i,
  * ahead in the same stream, which may be a burst loss. */
 gboolean st2022_stream_lock_relock_is_new_stream (St2022StreamLock * l);
 
-/* Forget the locked stream (e.g. after a signal loss): the next valid
- * datagram locks at once. */
+/* Forget the locked stream (e.g. after a signal loss): the next stream to
+ * complete a run is locked on (a stray never is). */
 void st2022_stream_lock_reset (St2022StreamLock * l);
 gboolean st2022_stream_lock_is_locked (St2022StreamLock * l);
 void st2022_stream_lock_get_stats (St2022StreamLock * l,
@@ -104,6 +124,14 @@ void st2022_stream_lock_get_stats (St2022StreamLock * l,
  * its sequence number implies).  Decides how a RELOCK that is not a new
  * stream is replayed: as is (the loss is counted) or after a flush. */
 gboolean st2022_depacketizer_continues (St2022Depacketizer * d,
+    const St2022Header * hdr);
+
+/* TRUE unless @hdr (a datagram of the stream @d is synced on) contradicts
+ * where @d's frame mapping puts it: another FRCount than its sequence
+ * number implies, or a marker that is not on a frame's last datagram,
+ * either of which would end the frames being built.  TRUE when @d is not
+ * synced, or only guessing (a provisional frame start). */
+gboolean st2022_depacketizer_fits (St2022Depacketizer * d,
     const St2022Header * hdr);
 
 G_END_DECLS

@@ -404,6 +404,161 @@ GST_START_TEST (test_ssrc_flood_costs_nothing)
 
 GST_END_TEST;
 
+/* --- the lock: strays first, after a loss, spoofs in the window -------- */
+
+/* A foreign datagram (a new SSRC each) after every 10th of the stream */
+static void
+tenth_hook (RawSender * s, guint i, gpointer user_data)
+{
+  Flip *fl = user_data;
+  guint8 dg[REF_DATAGRAM];
+
+  if (i % 10 != 9)
+    return;
+  ref_pack_datagram (s->f, s->rasters[3], i, (guint16) (s->seq * 31),
+      s->rtp_ts, 0x20000000 + fl->sent, s->frcount, 0, 98, dg);
+  raw_send (s, dg);
+  fl->sent++;
+}
+
+/* D2: a stray arriving before the stream took the lock, and the real
+ * stream, with a foreign datagram per 10 of its own, never completed its
+ * confirming run: up to 13 of 30 frames were lost, in no loss counter. */
+GST_START_TEST (test_stray_first_costs_nothing)
+{
+  const guint FRAMES = 30;
+  RawSender s;
+  Rx rx;
+  Flip fl = { 0, 0 };
+  guint8 dg[REF_DATAGRAM];
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
+  ref_pack_datagram (s.f, s.rasters[3], 5, 40000, 0, 0xbad0bad0, 9, 0, 98,
+      dg);
+  raw_send (&s, dg);
+  fl.sent++;
+  send_frames_paced (&rx, &s, FRAMES, 0, tenth_hook, &fl);
+  RX_WAIT (&rx, rx.frames >= FRAMES);
+
+  fail_unless_equals_int (rx.frames, FRAMES);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames"), FRAMES);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-dropped"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-discarded"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-foreign"), fl.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-out-of-window"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "stream-locks"), 1);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* D2: strays arriving after the sender stopped made the signal state flap
+ * once per timeout (each took the lock, "restoring" the signal). */
+GST_START_TEST (test_strays_after_loss_restore_nothing)
+{
+  RawSender s;
+  Rx rx;
+  guint k;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=20 timeout=300000000", "",
+      GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 3, 0, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 3 && rx.n_timeouts_lost == 1);
+  for (k = 0; k < 3; k++) {
+    guint8 dg[REF_DATAGRAM];
+    guint mark;
+
+    ref_pack_datagram (s.f, s.rasters[3], 7, (guint16) (777 * k), 0,
+        0xbad00000 + k, 3, 0, 98, dg);
+    raw_send (&s, dg);
+    RX_WAIT (&rx, net_stat (rx.stats, "packets-foreign") == k + 1);
+    /* longer than the timeout, timed by the receiver's stats (20 ms) */
+    g_mutex_lock (&rx.lock);
+    mark = rx.n_stats;
+    g_mutex_unlock (&rx.lock);
+    RX_WAIT (&rx, rx.n_stats >= mark + 30);
+  }
+  g_mutex_lock (&rx.lock);
+  fail_unless_equals_int (rx.n_timeouts, 1);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-lost"), 1);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-restored"), 0);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "stream-locks"), 1);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "packets"), s.sent);
+  g_mutex_unlock (&rx.lock);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
+/* Spoofs of the locked SSRC inside the sequence window: after frame 3's
+ * marker (4 ahead, another FRCount), in the middle of frame 6 (4 ahead,
+ * the next frame's FRCount) and a marker in the middle of frame 8 */
+static void
+spoof_hook (RawSender * s, guint i, gpointer user_data)
+{
+  guint *spoofs = user_data;
+  guint8 dg[REF_DATAGRAM];
+
+  if (s->frames_sent == 3 && i == s->n - 1)
+    ref_pack_datagram (s->f, s->rasters[3], 3, s->seq + 4, s->rtp_ts,
+        s->ssrc, s->frcount + 51, 0, 98, dg);
+  else if (s->frames_sent == 6 && i == s->n / 2)
+    ref_pack_datagram (s->f, s->rasters[3], i + 5, s->seq + 4, s->rtp_ts,
+        s->ssrc, s->frcount + 1, 0, 98, dg);
+  else if (s->frames_sent == 8 && i == s->n / 3)
+    ref_pack_datagram (s->f, s->rasters[3], s->n - 1, s->seq + 2,
+        s->rtp_ts, s->ssrc, s->frcount, 0, 98, dg);
+  else
+    return;
+  raw_send (s, dg);
+  (*spoofs)++;
+}
+
+/* D3: one spoofed datagram with the locked SSRC, a little ahead and with
+ * another FRCount, after a marker discarded the whole next frame (only
+ * packets-discarded rose); mid-frame it added a frame's worth to
+ * packets-lost with nothing lost. */
+GST_START_TEST (test_spoof_in_window_costs_nothing)
+{
+  const guint FRAMES = 10;
+  RawSender s;
+  Rx rx;
+  guint spoofs = 0;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, FRAMES, 0, spoof_hook, &spoofs);
+  RX_WAIT (&rx, rx.frames >= FRAMES);
+
+  fail_unless_equals_int (spoofs, 3);
+  fail_unless_equals_int (rx.frames, FRAMES);
+  fail_unless_equals_int (rx.corrupted, 0);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-dropped"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-corrupted"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-discarded"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-out-of-window"), 3);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-foreign"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "stream-locks"), 1);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
 /* --- restarts and jumps ------------------------------------------------ */
 
 GST_START_TEST (test_sender_restart_loses_nothing)
@@ -870,6 +1025,9 @@ src_harden_suite (void)
   tcase_set_timeout (tc, 180);
   tcase_add_test (tc, test_strays_corrupt_nothing);
   tcase_add_test (tc, test_ssrc_flood_costs_nothing);
+  tcase_add_test (tc, test_stray_first_costs_nothing);
+  tcase_add_test (tc, test_strays_after_loss_restore_nothing);
+  tcase_add_test (tc, test_spoof_in_window_costs_nothing);
   tcase_add_test (tc, test_sender_restart_loses_nothing);
   tcase_add_test (tc, test_sequence_jump_costs_one_frame);
   tcase_add_test (tc, test_slow_consumer_drops_counted);

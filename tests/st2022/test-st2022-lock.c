@@ -63,6 +63,43 @@ check_stats (St2022StreamLock * l, guint64 foreign, guint64 oow,
   fail_unless_equals_uint64 (s.locks, locks);
 }
 
+/* The replay of the last RELOCK is exactly @n datagrams of @ssrc, the
+ * last one @last_seq, consecutive */
+static void
+check_replay (St2022StreamLock * l, guint n, guint32 ssrc, guint16 last_seq)
+{
+  guint i;
+
+  fail_unless_equals_int (st2022_stream_lock_replay_count (l), n);
+  for (i = 0; i < n; i++) {
+    gsize len;
+    const guint8 *d = st2022_stream_lock_replay (l, i, &len);
+    St2022Header h;
+
+    fail_unless (d != NULL);
+    fail_unless_equals_int (st2022_header_parse (d, len, &h, NULL),
+        ST2022_OK);
+    fail_unless_equals_int (h.ssrc, ssrc);
+    fail_unless_equals_int (h.seq, (guint16) (last_seq - (n - 1) + i));
+  }
+  fail_unless (st2022_stream_lock_replay (l, n, NULL) == NULL);
+}
+
+/* A stream of @confirm datagrams ending at @last takes the lock */
+static void
+lock_stream (St2022StreamLock * l, const St2022Format * f, guint32 ssrc,
+    guint16 last, guint confirm)
+{
+  guint i;
+
+  for (i = 0; i + 1 < confirm; i++)
+    fail_unless_equals_int (push (l, f, ssrc, 98, last - confirm + 1 + i),
+        ST2022_LOCK_FOREIGN);
+  fail_unless_equals_int (push (l, f, ssrc, 98, last), ST2022_LOCK_RELOCK);
+  check_replay (l, confirm, ssrc, last);
+  fail_unless (st2022_stream_lock_is_locked (l));
+}
+
 GST_START_TEST (test_lock_strays)
 {
   const St2022Format *f = st2022_format_get (0);
@@ -74,9 +111,9 @@ GST_START_TEST (test_lock_strays)
   fail_unless (st2022_stream_lock_new (0) == NULL);
   fail_unless (st2022_stream_lock_new (ST2022_LOCK_MAX_CONFIRM + 1) == NULL);
   fail_unless (!st2022_stream_lock_is_locked (l));
-  /* the first valid datagram locks at once */
-  fail_unless_equals_int (push (l, f, 7, 98, 100), ST2022_LOCK_ACCEPT);
-  fail_unless (st2022_stream_lock_is_locked (l));
+  /* the first stream to complete a run is locked on, its run handed back */
+  lock_stream (l, f, 7, 100, 4);
+  fail_unless (st2022_stream_lock_relock_is_new_stream (l));
   for (seq = 101; seq < 200; seq++) {
     fail_unless_equals_int (push (l, f, 7, 98, seq), ST2022_LOCK_ACCEPT);
     /* strays between every datagram: never a run */
@@ -117,7 +154,7 @@ GST_START_TEST (test_lock_relock)
   St2022StreamLock *l = st2022_stream_lock_new (4);
   guint i;
 
-  fail_unless_equals_int (push (l, f, 7, 98, 100), ST2022_LOCK_ACCEPT);
+  lock_stream (l, f, 7, 100, 4);
   /* three of another stream, then ours: no switch */
   for (i = 0; i < 3; i++)
     fail_unless_equals_int (push (l, f, 8, 98, 5000 + i),
@@ -164,9 +201,10 @@ GST_START_TEST (test_lock_relock)
   fail_unless (st2022_stream_lock_relock_is_new_stream (l));
   check_stats (l, 5, 0, 4);
 
-  /* after a reset the next datagram locks at once */
+  /* after a reset the next stream to complete a run is locked on */
   st2022_stream_lock_reset (l);
-  fail_unless_equals_int (push (l, f, 11, 98, 1), ST2022_LOCK_ACCEPT);
+  fail_unless (!st2022_stream_lock_is_locked (l));
+  lock_stream (l, f, 11, 4, 4);
   check_stats (l, 5, 0, 5);
   st2022_stream_lock_free (l);
 }
@@ -182,7 +220,7 @@ GST_START_TEST (test_lock_reported_drops)
   St2022StreamLock *l = st2022_stream_lock_new (4);
   guint i;
 
-  fail_unless_equals_int (push (l, f, 7, 98, 1000), ST2022_LOCK_ACCEPT);
+  lock_stream (l, f, 7, 1000, 4);
   /* 499 dropped: the jump to 1500 is exactly them */
   st2022_stream_lock_note_dropped (l, 499);
   fail_unless_equals_int (push (l, f, 7, 98, 1500), ST2022_LOCK_ACCEPT);
@@ -216,7 +254,7 @@ GST_START_TEST (test_lock_reported_drops)
         ST2022_LOCK_FOREIGN);
   /* a reset forgets them */
   st2022_stream_lock_reset (l);
-  fail_unless_equals_int (push (l, f, 7, 98, 5000), ST2022_LOCK_ACCEPT);
+  lock_stream (l, f, 7, 5000, 4);
   fail_unless_equals_int (push (l, f, 7, 98, 5100),
       ST2022_LOCK_OUT_OF_WINDOW);
   st2022_stream_lock_free (l);
@@ -236,9 +274,283 @@ GST_START_TEST (test_lock_filters)
   for (i = 0; i < 10; i++)
     fail_unless_equals_int (push (l, f, 41, 96, i), ST2022_LOCK_FOREIGN);
   fail_unless (!st2022_stream_lock_is_locked (l));
-  fail_unless_equals_int (push (l, f, 42, 96, 100), ST2022_LOCK_ACCEPT);
+  /* lock-datagrams 1: one datagram is a run */
+  fail_unless_equals_int (push (l, f, 42, 96, 100), ST2022_LOCK_RELOCK);
+  check_replay (l, 1, 42, 100);
+  fail_unless_equals_int (push (l, f, 42, 96, 101), ST2022_LOCK_ACCEPT);
   check_stats (l, 10, 0, 1);
   st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* D2: a stray before the stream never locks, and strays mixed into the
+ * stream's first datagrams (one of a new SSRC and one of the stream's SSRC
+ * elsewhere after each) never delay its run. */
+GST_START_TEST (test_lock_stray_first)
+{
+  const St2022Format *f = st2022_format_get (0);
+  const guint C = ST2022_LOCK_DEFAULT_CONFIRM;
+  St2022StreamLock *l = st2022_stream_lock_new (C);
+  guint i;
+
+  fail_unless_equals_int (push (l, f, 0xbad, 98, 500), ST2022_LOCK_FOREIGN);
+  fail_unless (!st2022_stream_lock_is_locked (l));
+  for (i = 0; i < C; i++) {
+    fail_unless_equals_int (push (l, f, 7, 98, 1000 + i), i + 1 < C ?
+        ST2022_LOCK_FOREIGN : ST2022_LOCK_RELOCK);
+    if (i + 1 == C)
+      break;
+    fail_unless_equals_int (push (l, f, 0x1000 + i, 98, 7 * i),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 7, 98, 30000 + 977 * i),
+        ST2022_LOCK_FOREIGN);
+  }
+  check_replay (l, C, 7, 1000 + C - 1);
+  /* counted as what they were: 1 + 2 * (C - 1) strays, the run not */
+  check_stats (l, 1 + 2 * (C - 1), 0, 1);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* A flood at up to ST2022_LOCK_SEEDS - 1 strays (each its own SSRC)
+ * between two datagrams of the stream still lets it lock; once a run has
+ * begun, no number of lone strays ends it. */
+GST_START_TEST (test_lock_flood_ratio)
+{
+  const St2022Format *f = st2022_format_get (0);
+  const guint C = ST2022_LOCK_DEFAULT_CONFIRM;
+  St2022StreamLock *l = st2022_stream_lock_new (C);
+  guint i, j, strays = 0, ssrc = 0x10000;
+
+  for (i = 0; i < C; i++) {
+    /* after the run has begun: 1000 strays between */
+    guint between = i == 0 ? ST2022_LOCK_SEEDS - 1 : 1000;
+
+    fail_unless_equals_int (push (l, f, 7, 98, 1000 + i), i + 1 < C ?
+        ST2022_LOCK_FOREIGN : ST2022_LOCK_RELOCK);
+    if (i + 1 == C)
+      break;
+    for (j = 0; j < between; j++, strays++)
+      fail_unless_equals_int (push (l, f, ssrc++, 98, j),
+          ST2022_LOCK_FOREIGN);
+  }
+  check_replay (l, C, 7, 1000 + C - 1);
+  check_stats (l, strays, 0, 1);
+
+  /* one stray more than the seeds between the first two: the first is
+   * forgotten, the run starts at the second (the first is counted foreign) */
+  st2022_stream_lock_reset (l);
+  fail_unless_equals_int (push (l, f, 9, 98, 1), ST2022_LOCK_FOREIGN);
+  for (j = 0; j < ST2022_LOCK_SEEDS; j++)
+    push (l, f, ssrc++, 98, j);
+  for (i = 2; i < C + 2; i++)
+    fail_unless_equals_int (push (l, f, 9, 98, i), i < C + 1 ?
+        ST2022_LOCK_FOREIGN : ST2022_LOCK_RELOCK);
+  check_replay (l, C, 9, C + 1);
+  check_stats (l, strays + 1 + ST2022_LOCK_SEEDS, 0, 2);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* Candidates side by side: the one that completes its run first wins, the
+ * others' datagrams never break it; the locked stream ends every run while
+ * it lives, so another stream takes over only once it is gone. */
+GST_START_TEST (test_lock_candidates_side_by_side)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (8);
+  guint i;
+
+  /* B begins first (3 ahead), then A and B alternate: B completes first */
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (push (l, f, 0xb, 98, 200 + i),
+        ST2022_LOCK_FOREIGN);
+  for (i = 0; i < 5; i++) {
+    fail_unless_equals_int (push (l, f, 0xa, 98, 100 + i),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 0xb, 98, 203 + i), i < 4 ?
+        ST2022_LOCK_FOREIGN : ST2022_LOCK_RELOCK);
+  }
+  check_replay (l, 8, 0xb, 207);
+  check_stats (l, 5, 0, 1);
+  /* B lives on: A, however long, never takes over */
+  for (i = 0; i < 100; i++) {
+    fail_unless_equals_int (push (l, f, 0xa, 98, 105 + i),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 0xb, 98, 208 + i),
+        ST2022_LOCK_ACCEPT);
+  }
+  /* B stops: A's next 8 take the lock */
+  for (i = 0; i < 8; i++)
+    fail_unless_equals_int (push (l, f, 0xa, 98, 205 + i), i < 7 ?
+        ST2022_LOCK_FOREIGN : ST2022_LOCK_RELOCK);
+  check_replay (l, 8, 0xa, 212);
+  fail_unless (st2022_stream_lock_relock_is_new_stream (l));
+  check_stats (l, 105, 0, 2);
+
+  /* two renumbered runs of the locked SSRC side by side (a restart and a
+   * spoofer): the spoofer's datagrams do not break the restart's run */
+  for (i = 0; i < 8; i++) {
+    fail_unless_equals_int (push (l, f, 0xa, 98, 40000 + 5 * i),
+        ST2022_LOCK_OUT_OF_WINDOW);
+    fail_unless_equals_int (push (l, f, 0xa, 98, 10000 + i), i < 7 ?
+        ST2022_LOCK_OUT_OF_WINDOW : ST2022_LOCK_RELOCK);
+    if (i == 7)
+      break;
+  }
+  check_replay (l, 8, 0xa, 10007);
+  check_stats (l, 105, 8, 3);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* D2: after a signal loss (reset), strays at any pace never lock: no
+ * "signal restored" without the stream */
+GST_START_TEST (test_lock_strays_after_loss)
+{
+  const St2022Format *f = st2022_format_get (0);
+  St2022StreamLock *l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
+  guint i;
+
+  lock_stream (l, f, 7, 100, ST2022_LOCK_DEFAULT_CONFIRM);
+  st2022_stream_lock_reset (l);
+  for (i = 0; i < 1000; i++) {
+    /* new SSRCs, the old SSRC at random places, repeats of one stray */
+    fail_unless_equals_int (push (l, f, 0x100 + i, 98, i),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 7, 98, (guint16) (i * 7919)),
+        ST2022_LOCK_FOREIGN);
+    fail_unless_equals_int (push (l, f, 0x99, 98, 5), ST2022_LOCK_FOREIGN);
+    fail_unless (!st2022_stream_lock_is_locked (l));
+  }
+  check_stats (l, 3000, 0, 1);
+  st2022_stream_lock_free (l);
+}
+
+GST_END_TEST;
+
+/* A depacketizer assembling raster frames (the lock's customer) */
+typedef struct
+{
+  guint8 *frame;
+  gsize size;
+  guint frames, complete;
+} Sink;
+
+static gboolean
+sink_begin (gpointer u, const St2022Format * f, const St2022Header * h,
+    St2022Target * t)
+{
+  Sink *s = u;
+
+  t->type = ST2022_TARGET_RASTER;
+  t->data = s->frame;
+  t->size = s->size;
+  return TRUE;
+}
+
+static void
+sink_end (gpointer u, St2022Target * t, const St2022FrameInfo * i)
+{
+  Sink *s = u;
+
+  s->frames++;
+  s->complete += i->complete;
+}
+
+/* Datagrams @from..@to-1 of frame @fr (FRCount @fr, seq base + fr * n + i)
+ * through the lock into @d, as st2022src does (replay on RELOCK) */
+static void
+feed (St2022StreamLock * l, St2022Depacketizer * d, const St2022Format * f,
+    guint fr, guint from, guint to)
+{
+  guint n = f->datagrams_per_frame, i, k;
+
+  for (i = from; i < to; i++) {
+    gboolean locked = st2022_stream_lock_is_locked (l);
+    Dg dg;
+    St2022Header h;
+
+    make (&dg, f, 7, 98, (guint16) (5000 + fr * n + i), fr, i == n - 1);
+    switch (st2022_stream_lock_push (l, dg.data, dg.len, &h)) {
+      case ST2022_LOCK_FOREIGN:
+        /* held for the confirming run */
+        fail_if (locked, "datagram %u of frame %u refused", i, fr);
+        break;
+      case ST2022_LOCK_ACCEPT:
+        st2022_depacketizer_push_parsed (d, dg.data, &h, 0);
+        break;
+      case ST2022_LOCK_RELOCK:
+        for (k = 0; k < st2022_stream_lock_replay_count (l); k++) {
+          gsize len;
+          const guint8 *p = st2022_stream_lock_replay (l, k, &len);
+          st2022_depacketizer_push (d, p, len, 0);
+        }
+        break;
+      default:
+        fail ("datagram %u of frame %u refused", i, fr);
+    }
+  }
+}
+
+/* D3: one spoofed datagram with the locked SSRC, in the window but with
+ * another FRCount (after a marker, mid-frame) or a marker inside a frame,
+ * is out-of-window: it neither ends nor discards the frame being built. */
+GST_START_TEST (test_lock_spoof_in_window)
+{
+  const St2022Format *f = st2022_format_get (0);
+  guint n = f->datagrams_per_frame;
+  St2022DepacketizerCallbacks cb = { sink_begin, sink_end, NULL };
+  Sink sink = { NULL, 0, 0, 0 };
+  St2022Depacketizer *d;
+  St2022StreamLock *l = st2022_stream_lock_new (16);
+  St2022DepacketizerStats ds;
+  St2022Header h;
+  Dg dg;
+
+  sink.size = f->frame_bytes;
+  sink.frame = g_malloc0 (sink.size);
+  d = st2022_depacketizer_new (&cb, &sink);
+  st2022_stream_lock_set_depacketizer (l, d);
+
+  feed (l, d, f, 0, 0, n);
+  /* after frame 0's marker: 5 ahead, FRCount 77 (frame 1 has 1) */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 4), 77, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  feed (l, d, f, 1, 0, n / 2);
+  /* mid-frame: 5 ahead with the next frame's FRCount */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + n / 2 + 4), 2, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  /* a marker inside the frame, right FRCount */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + n / 2 + 2), 1, TRUE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  feed (l, d, f, 1, n / 2, n);
+  feed (l, d, f, 2, 0, n);
+
+  st2022_depacketizer_get_stats (d, &ds);
+  fail_unless_equals_int (sink.frames, 3);
+  fail_unless_equals_int (sink.complete, 3);
+  fail_unless_equals_uint64 (ds.packets, 3 * n);
+  fail_unless_equals_uint64 (ds.packets_lost, 0);
+  fail_unless_equals_uint64 (ds.packets_discarded, 0);
+  fail_unless_equals_uint64 (ds.frames_corrupted, 0);
+  fail_unless_equals_uint64 (ds.frames_aborted, 0);
+  check_stats (l, 0, 3, 1);
+
+  /* where the mapping holds, an in-window datagram is the stream's */
+  make (&dg, f, 7, 98, (guint16) (5000 + 3 * n + 4), 3, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_ACCEPT);
+  st2022_stream_lock_free (l);
+  st2022_depacketizer_free (d);
+  g_free (sink.frame);
 }
 
 GST_END_TEST;
@@ -302,6 +614,11 @@ st2022_lock_suite (void)
   tcase_add_test (tc, test_lock_relock);
   tcase_add_test (tc, test_lock_reported_drops);
   tcase_add_test (tc, test_lock_filters);
+  tcase_add_test (tc, test_lock_stray_first);
+  tcase_add_test (tc, test_lock_flood_ratio);
+  tcase_add_test (tc, test_lock_candidates_side_by_side);
+  tcase_add_test (tc, test_lock_strays_after_loss);
+  tcase_add_test (tc, test_lock_spoof_in_window);
   tcase_add_test (tc, test_depacketizer_continues);
   return s;
 }
