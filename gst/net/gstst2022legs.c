@@ -643,7 +643,10 @@ gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
         legs_post_path (l->element, p, TRUE, NULL);
       }
     } else if (!l->down[p] && timeout > 0
-        && (guint64) (mono - l->last_mono[p]) * 1000 >= timeout) {
+        && (guint64) (mono - l->last_mono[p]) * 1000 >= timeout
+        && st2022_seamless_path_live (l->merge, 1 - p)) {
+      /* one path silent while the other carries the stream (both silent:
+       * the element's st2022-timeout tells) */
       gchar *why = g_strdup_printf ("no datagram for %" GST_TIME_FORMAT,
           GST_TIME_ARGS (timeout));
 
