@@ -184,27 +184,6 @@ set_priority (gint prio)
         "at normal priority\n", sp.sched_priority, g_strerror (errno));
 }
 
-/* ---- dummy ---- */
-
-static gsize
-run_dummy (guint64 * ts, gsize n, guint64 period)
-{
-  gsize i;
-  guint64 prev = now_ns ();
-
-  /* the papers' loop: wait one period from the last timestamp, so a
-   * stall shows as one long ΔT and is not caught up */
-  ts[0] = prev;
-  for (i = 1; i < n && !stop_requested; i++) {
-    guint64 t, deadline = prev + period;
-    do
-      t = now_ns ();
-    while (t < deadline);
-    ts[i] = prev = t;
-  }
-  return i;
-}
-
 /* ---- sink: one datagram per receive, so ΔT is per datagram ---- */
 
 typedef struct
@@ -790,7 +769,8 @@ main (int argc, char **argv)
   sigaction (SIGTERM, &sa, NULL);
 
   if (dummy)
-    got = run_dummy (ts, cap, (guint64) period_ns);
+    got = vmi_jitter_dummy_loop (ts, cap, (guint64) period_ns,
+        &stop_requested);
   else
     got = run_sink (sink, ts, cap, &err);
   if (got < 0)
