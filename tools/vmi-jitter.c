@@ -504,9 +504,12 @@ trace_report (GString * j, FILE * out, GArray * evs, const double *t,
   for (i = 0; i < evs->len; i++) {
     VmiJitterEvent *e = &g_array_index (evs, VmiJitterEvent, i);
     counts[e->kind]++;
+    /* the stream's frames: from just before the first timestamp to the
+     * last (the trace also holds what came before the stream started) */
     if (e->kind == VMI_JITTER_EV_NET) {
       double v = e->ts_ns - (double) t0;
-      g_array_append_val (net, v);
+      if (v >= -1e6 && v <= t[n - 1])
+        g_array_append_val (net, v);
     }
   }
   /* each user timestamp against the last frame the stack took before it */
