@@ -47,6 +47,7 @@
 #include "vmi-format.h"
 #include "vmi-plot.h"
 #include "vmi-rawnet.h"
+#include "vmi-timing.h"
 #include "vmi-transport.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
@@ -192,6 +193,7 @@ typedef struct
   VmiTransport *transport;
   VmiRawnetFilter filter;
   gboolean poll;
+  VmiSeqStats seq;              /* RTP sequence: what never arrived */
   /* packet: a virtio_net_hdr, then the frame (up to a 64 KiB GSO one) */
   guint8 buf[sizeof (struct virtio_net_hdr) + 65536 + 64];
 } Sink;
@@ -370,6 +372,20 @@ sink_close (Sink * s)
   vmi_transport_close (s->transport);
 }
 
+/* Counts @k datagrams from @rtp on: the segments of a GSO burst carry
+ * consecutive sequence numbers. Not RTP: not counted. */
+static inline int
+sink_track (Sink * s, const guint8 * rtp, gsize len, int k)
+{
+  if (G_LIKELY (len >= 4 && (rtp[0] >> 6) == 2)) {
+    guint16 seq = (guint16) (rtp[2] << 8 | rtp[3]);
+    int j;
+    for (j = 0; j < k; j++)
+      vmi_seq_stats_push (&s->seq, (guint16) (seq + j));
+  }
+  return k;
+}
+
 /* Datagrams of our stream received together (1, or a GSO frame's
  * count), nothing yet: 0, failure: -1. */
 static inline int
@@ -379,8 +395,9 @@ sink_recv (Sink * s, GError ** error)
 
   if (s->transport) {
     VmiRxSlot slot;
-    return vmi_transport_recv_burst (s->transport, &slot, 1,
+    int r = vmi_transport_recv_burst (s->transport, &slot, 1,
         s->poll ? 0 : (gint64) opt_idle_ms * 1000, error);
+    return r > 0 ? sink_track (s, slot.data, slot.len, r) : r;
   }
   len = recv (s->fd, s->buf, sizeof (s->buf), s->poll ? MSG_DONTWAIT : 0);
   if (len < 0) {
@@ -403,10 +420,11 @@ sink_recv (Sink * s, GError ** error)
             &s->filter, &payload, &plen, &src) != VMI_RAWNET_RX_OURS)
       return 0;
     if (vh->gso_type != VIRTIO_NET_HDR_GSO_NONE && vh->gso_size > 0)
-      return (int) ((plen + vh->gso_size - 1) / vh->gso_size);
-    return 1;
+      return sink_track (s, payload, vh->gso_size,
+          (int) ((plen + vh->gso_size - 1) / vh->gso_size));
+    return sink_track (s, payload, plen, 1);
   }
-  return 1;
+  return sink_track (s, s->buf, len, 1);
 }
 
 static gssize
@@ -801,6 +819,14 @@ main (int argc, char **argv)
     tr = NULL;
     trace_report (extra, stdout, evs, t, got, t0, dummy, &sum);
     g_array_free (evs, TRUE);
+  }
+  if (sink) {
+    /* what never arrived: the RTP sequence's forward gaps */
+    g_string_append_printf (extra, ", \"seq_lost\": %" G_GUINT64_FORMAT
+        ", \"seq_late\": %" G_GUINT64_FORMAT, sink->seq.lost, sink->seq.late);
+    printf ("datagrams lost    %" G_GUINT64_FORMAT " (RTP sequence gaps), %"
+        G_GUINT64_FORMAT " late or duplicate\n", sink->seq.lost,
+        sink->seq.late);
   }
   if (!write_outputs (dummy ? "dummy" : "sink", t, got, &sum, extra, &err))
     goto failed;

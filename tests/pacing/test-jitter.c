@@ -204,6 +204,8 @@ run_sink (const gchar * mode)
   fail_unless_equals_int ((gint) json_num (o.json, "count"),
       FRAMES * 4497 - 1);
   fail_unless (strstr (o.json, "\"transport\": \"socket\"") != NULL);
+  fail_unless_equals_int ((gint) json_num (o.json, "seq_lost"), 0);
+  fail_unless_equals_int ((gint) json_num (o.json, "seq_late"), 0);
   outputs_clear (&o);
   g_free (name);
   g_free (count);
