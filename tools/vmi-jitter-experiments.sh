@@ -42,8 +42,9 @@ row () {
   awk -v name="$1" '
     function num(k,   m) { if (match($0, "\"" k "\": [-0-9.e+]+")) {
       m = substr($0, RSTART, RLENGTH); sub(/.*: /, "", m); return m } return "" }
-    { printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f | %d | %d |\n", name,
-        num("count"), num("mean_ns") / 1e3, num("stddev_ns") / 1e3,
+    { lost = num("seq_lost"); if (lost == "") lost = "-"
+      printf "| %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %.1f | %d | %d |\n",
+        name, num("count"), lost, num("mean_ns") / 1e3, num("stddev_ns") / 1e3,
         num("p99_ns") / 1e3, num("p999_ns") / 1e3, num("max_ns") / 1e3,
         num("spikes"), num("buffer_packets") }' "$out/$1.json"
 }
@@ -120,8 +121,8 @@ sink dpdk-sw "$nsb" "$nsa" "$raw pacing=software" \
   --cpu "$cpu"
 
 echo "load after: $(cat /proc/loadavg)" >>"$out/load.txt"
-echo "| run | ΔT | mean µs | σ µs | p99 µs | p99.9 µs | max µs | spikes | buffer |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| run | ΔT | lost | mean µs | σ µs | p99 µs | p99.9 µs | max µs | spikes | buffer |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in dummy-idle dummy-loaded dummy-fifo dummy-unpinned socket-poll \
     socket-block socket-poll-unpinned socket-veth-trace packet-sw-poll \
     packet-sw-block packet-pa-poll packet-pa-block dpdk-pa dpdk-sw; do
