@@ -857,12 +857,20 @@ main (int argc, char **argv)
     g_array_free (evs, TRUE);
   }
   if (sink) {
-    /* what never arrived: the RTP sequence's forward gaps */
+    /* what never arrived: the RTP sequence's forward gaps; and the
+     * stream's own period, lost datagrams' slots included, which losses
+     * do not stretch as they stretch the mean ΔT */
+    guint32 span = sink->pos[got - 1] - sink->pos[0];
+    double stream_pit = span ? t[got - 1] / span : 0;
+
     g_string_append_printf (extra, ", \"seq_lost\": %" G_GUINT64_FORMAT
-        ", \"seq_late\": %" G_GUINT64_FORMAT, sink->seq.lost, sink->seq.late);
+        ", \"seq_late\": %" G_GUINT64_FORMAT ", \"stream_pit_ns\": %.3f",
+        sink->seq.lost, sink->seq.late, stream_pit);
     printf ("datagrams lost    %" G_GUINT64_FORMAT " (RTP sequence gaps), %"
         G_GUINT64_FORMAT " late or duplicate\n", sink->seq.lost,
         sink->seq.late);
+    printf ("stream period     %.1f ns (first to last datagram over the "
+        "datagrams sent between them)\n", stream_pit);
   }
   if (!write_outputs (dummy ? "dummy" : "sink", t, got, &sum, extra, &err))
     goto failed;

