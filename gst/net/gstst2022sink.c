@@ -921,7 +921,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   }
   self->path_up[0] = self->path_up[1] = TRUE;
   if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
-          payload_type, pacing)) {
+          two_paths ? &cfg2 : NULL, payload_type, pacing)) {
     vmi_transport_close (ref_rx);
     g_clear_pointer (&self->t, vmi_transport_close);
     return FALSE;
