@@ -33,6 +33,7 @@ cleanup () {
   [ -z "$hog" ] || kill "$hog" 2>/dev/null || true
   ip netns del "$nsa" 2>/dev/null || true
   ip netns del "$nsb" 2>/dev/null || true
+  rm -rf "/var/run/dpdk/vmijit-$$"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

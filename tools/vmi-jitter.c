@@ -126,8 +126,9 @@ static GOptionEntry sink_entries[] = {
   {"idle-ms", 0, 0, G_OPTION_ARG_INT, &opt_idle_ms,
       "Stop when the stream pauses this long (default 1000)", "MS"},
   {"iface", 0, 0, G_OPTION_ARG_STRING, &opt_iface,
-      "packet: the interface; socket: the one to join multicast on; with "
-        "--trace: only its events", "IFACE"},
+      "packet: the interface; socket: the one to join multicast on; dpdk: "
+        "the port's name (net_af_packet0); with --trace: only its events",
+      "IFACE"},
   {"dpdk-eal-args", 0, 0, G_OPTION_ARG_STRING, &opt_eal_args,
       "dpdk: EAL arguments, e.g. \"--no-huge --no-pci --vdev=...\"", "ARGS"},
   {"dpdk-port", 0, 0, G_OPTION_ARG_INT, &opt_dpdk_port,
@@ -247,9 +248,8 @@ udp_open (struct in_addr addr, guint16 port, gboolean guard, GError ** error)
     if (setsockopt (fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof (mr)))
       goto failed;
   }
-  if (getsockname (fd, (struct sockaddr *) &sa, &len) == 0 && port == 0)
-    fprintf (stderr, "vmi-jitter: listening on udp port %u\n",
-        ntohs (sa.sin_port));
+  if (getsockname (fd, (struct sockaddr *) &sa, &len) == 0)
+    opt_port = ntohs (sa.sin_port);
   return fd;
 
 failed:
@@ -801,6 +801,10 @@ main (int argc, char **argv)
     sink->poll = !opt_mode || g_str_equal (opt_mode, "poll");
     if (!sink_open (sink, &err))
       goto failed;
+    /* the stream may start now (scripts and tests wait for this line;
+     * with --port 0 it is how they learn the port) */
+    fprintf (stderr, "vmi-jitter: listening on udp port %d (%s)\n", opt_port,
+        opt_transport ? opt_transport : "socket");
   }
   /* every page touched now, none in the loop */
   ts = g_new0 (guint64, cap);
