@@ -48,9 +48,9 @@
 #include "gstst2022sink.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
-#include "gstst2022legs.h"
 #include "gstst2022sdp.h"
 #include "nmos/gstst2022nmos.h"
+#include "gstst2022clock.h"
 #include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "vmi-tx-engine.h"
@@ -112,8 +112,8 @@ enum
   PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
   /* nmos, nmos-registry, nmos-node-port, nmos-label */
   PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
-  /* secondary-* (ST 2022-7) */
-  PROP_LEGS_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
+  /* clock-source, ptp-domain, ptp-timeout, tx-offset */
+  PROP_CLOCK_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
 };
 
 struct _GstSt2022Sink
@@ -144,11 +144,10 @@ struct _GstSt2022Sink
   guint zc_checks;              /* frames since start, for the copy check */
   gboolean zc_warned;
   GstSt2022SdpSettings sdp;
-  GstSt2022LegsSettings legs_settings;
+  GstSt2022Clock timing;
 
   /* streaming state */
-  VmiTransport *t;              /* both paths' with a secondary-host */
-  gboolean path_up[2];          /* as last told (ST 2022-7) */
+  VmiTransport *t;
   VmiTxEngine *engine;
   GstVideoInfo vinfo;
   const St2022Format *fmt;
@@ -222,6 +221,12 @@ static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
 static void gst_st2022_sink_collect_stats (GstSt2022Sink * self);
 
+static GstClock *
+gst_st2022_sink_provide_clock (GstElement * element)
+{
+  return gst_st2022_clock_provide (element, &GST_ST2022_SINK (element)->timing);
+}
+
 static void
 gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
 {
@@ -232,6 +237,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gobject_class->set_property = gst_st2022_sink_set_property;
   gobject_class->get_property = gst_st2022_sink_get_property;
   gobject_class->finalize = gst_st2022_sink_finalize;
+  element_class->provide_clock = gst_st2022_sink_provide_clock;
 
   /**
    * GstSt2022Sink:host:
@@ -460,7 +466,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
   gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
-  gst_st2022_legs_install_properties (gobject_class, PROP_LEGS_FIRST, TRUE);
+  gst_st2022_clock_install_properties (gobject_class, PROP_CLOCK_FIRST, TRUE);
 
   {
     GstCaps *caps = gst_st2022_supported_caps ();
@@ -530,7 +536,8 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->pacing = DEFAULT_PROP_PACING;
   self->line_rate = DEFAULT_PROP_LINE_RATE;
   gst_st2022_common_settings_init (&self->common);
-  gst_st2022_legs_settings_init (&self->legs_settings, TRUE);
+  gst_st2022_clock_init (&self->timing);
+  GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
   self->bind_address = g_strdup (DEFAULT_PROP_BIND_ADDRESS);
   self->destination_mac = g_strdup (DEFAULT_PROP_DESTINATION_MAC);
@@ -565,7 +572,6 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
-  gst_st2022_legs_settings_clear (&self->legs_settings);
 
   gst_st2022_anc_tx_free (self->anc);
   gst_st2022_nmos_free (self->nmos);
@@ -648,8 +654,8 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
-          && !gst_st2022_legs_set_property (&self->legs_settings,
-              PROP_LEGS_FIRST, prop_id, value))
+          && !gst_st2022_clock_set_property (&self->timing, PROP_CLOCK_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -727,7 +733,6 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       gst_st2022_sink_collect_stats (self);
       st = gst_st2022_stats_to_structure (&self->stats, TRUE);
       gst_st2022_anc_tx_add_stats (self->anc, st);
-      gst_st2022_legs_sink_add_stats (self->t, st);
       g_value_take_boxed (value, st);
       break;
     }
@@ -737,8 +742,8 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
-          && !gst_st2022_legs_get_property (&self->legs_settings,
-              PROP_LEGS_FIRST, prop_id, value))
+          && !gst_st2022_clock_get_property (&self->timing, PROP_CLOCK_FIRST,
+              prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
@@ -803,7 +808,6 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
   gst_st2022_sink_collect_stats (self);
   s = gst_st2022_stats_to_structure (&self->stats, TRUE);
   gst_st2022_anc_tx_add_stats (self->anc, s);
-  gst_st2022_legs_sink_add_stats (self->t, s);
   GST_OBJECT_UNLOCK (self);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
@@ -835,15 +839,13 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
   g_auto (VmiTransportConfig) cfg = { 0 };
   g_auto (VmiTransportConfig) rcfg = { 0 };
-  g_auto (VmiTransportConfig) cfg2 = { 0 };
   VmiTxEngineConfig ecfg;
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
   VmiTransport *ref_rx = NULL;
   GError *err = NULL;
-  gboolean pa, two_paths;
-  guint payload_type, need_caps;
-  const gchar *need_by;
+  gboolean pa;
+  guint payload_type;
 
   vmi_tx_engine_config_init (&ecfg);
   GST_OBJECT_LOCK (self);
@@ -878,11 +880,16 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   rcfg.multicast_iface = self->multicast_iface;
   gst_st2022_transport_config_own_strings (&cfg);
   gst_st2022_transport_config_own_strings (&rcfg);
-  two_paths = gst_st2022_legs_config (&self->legs_settings, &cfg, &cfg2);
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
+  ecfg.epoch = self->timing.source != GST_ST2022_CLOCK_SOURCE_PIPELINE;
   GST_OBJECT_UNLOCK (self);
+  ecfg.epoch_clock = gst_st2022_clock_epoch_now;
+  ecfg.epoch_clock_data = &self->timing;
+  /* on PTP: locked before anything is sent or described */
+  if (!gst_st2022_clock_start (GST_ELEMENT (self), &self->timing))
+    return FALSE;
   pa = pacing == GST_ST2022_PACING_PA_FREE_RUNNING
       || pacing == GST_ST2022_PACING_PA_CONTROLLED;
 
@@ -897,7 +904,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
       ref_rx = gst_st2022_transport_open (GST_ELEMENT (self),
           GST_ST2022_TRANSPORT_SOCKET, &rcfg, 0, NULL);
       if (ref_rx == NULL)
-        return FALSE;
+        goto clock_stop;
     } else if (gst_base_sink_get_sync (bsink)) {
       ecfg.reference = VMI_TX_REFERENCE_CLOCK;
       ecfg.ref_clock = gst_st2022_sink_reference_clock;
@@ -905,26 +912,20 @@ gst_st2022_sink_start (GstBaseSink * bsink)
     }
   }
 
-  need_caps = (pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0) | (cfg.zerocopy ?
-      VMI_TRANSPORT_CAP_ZEROCOPY_TX : 0);
-  need_by = pa ? (pacing == GST_ST2022_PACING_PA_FREE_RUNNING ?
-      "pacing=pa-free-running" : "pacing=pa-controlled") : "zerocopy=true";
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
-      need_caps, need_by);
-  /* ST 2022-7: the engine sends every burst on both paths */
-  if (self->t && two_paths)
-    self->t = gst_st2022_legs_sink_open (GST_ELEMENT (self), self->t,
-        transport, &cfg2, need_caps, need_by);
+      (pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0) | (cfg.zerocopy ?
+          VMI_TRANSPORT_CAP_ZEROCOPY_TX : 0), pa ? (pacing ==
+          GST_ST2022_PACING_PA_FREE_RUNNING ? "pacing=pa-free-running" :
+          "pacing=pa-controlled") : "zerocopy=true");
   if (self->t == NULL) {
     vmi_transport_close (ref_rx);
-    return FALSE;
+    goto clock_stop;
   }
-  self->path_up[0] = self->path_up[1] = TRUE;
   if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
-          two_paths ? &cfg2 : NULL, payload_type, pacing)) {
+          payload_type, pacing)) {
     vmi_transport_close (ref_rx);
     g_clear_pointer (&self->t, vmi_transport_close);
-    return FALSE;
+    goto clock_stop;
   }
   self->engine = vmi_tx_engine_new (self->t, &ecfg, &err);
   if (self->engine == NULL)
@@ -951,7 +952,7 @@ no_reference_port:
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("reference-address=%s needs reference-port: set the UDP port of the "
             "auxiliary reference stream", rcfg.address), (NULL));
-    return FALSE;
+    goto clock_stop;
   }
 engine_failed:
   {
@@ -960,6 +961,11 @@ engine_failed:
     g_clear_error (&err);
     vmi_transport_close (ref_rx);
     g_clear_pointer (&self->t, vmi_transport_close);
+    goto clock_stop;
+  }
+clock_stop:
+  {
+    gst_st2022_clock_stop (GST_ELEMENT (self), &self->timing);
     return FALSE;
   }
 }
@@ -978,6 +984,7 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
   self->fmt = NULL;
   gst_st2022_anc_tx_reset (self->anc);
+  gst_st2022_clock_stop (GST_ELEMENT (self), &self->timing);
   return TRUE;
 }
 
@@ -1102,6 +1109,8 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
   self->rtp_per_frame = (guint32) gst_util_uint64_scale_int_round (27000000,
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+  gst_st2022_clock_set_rate (&self->timing, GST_VIDEO_INFO_FPS_N (&info),
+      GST_VIDEO_INFO_FPS_D (&info));
   return TRUE;
 
   /* ERRORS */
@@ -1347,6 +1356,21 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
       : NULL;
   GST_OBJECT_UNLOCK (self);
+  if (gst_st2022_clock_on_epoch (&self->timing)) {
+    guint64 k;
+
+    /* ST 2059: on the frame's alignment point, whatever the pacing */
+    vmi_tx_engine_set_ref (self->engine, gst_st2022_clock_check (GST_ELEMENT
+            (self), &self->timing) ? 2 : 0);
+    ret = gst_st2022_clock_schedule (bsink, &self->timing, clock, rt, period,
+        &k, &start_mono);
+    if (ret != GST_FLOW_OK) {
+      vmi_tx_engine_release (self->engine, job);
+      goto out;
+    }
+    vmi_tx_engine_submit_epoch (self->engine, job, k, start_mono);
+    goto queued;
+  }
   if (paced && clock && gst_base_sink_get_sync (bsink)
       && GST_CLOCK_TIME_IS_VALID (rt)) {
     GstClockTime target, margin = period;
@@ -1396,7 +1420,7 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   vmi_tx_engine_submit (self->engine, job, rtp, start_mono);
   gst_st2022_sink_check_zerocopy (self);
 
-  gst_st2022_legs_sink_check (GST_ELEMENT (self), self->t, self->path_up);
+queued:
   if (clock && gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
           &self->last_post, gst_clock_get_time (clock)))
     gst_st2022_sink_post_stats (self);

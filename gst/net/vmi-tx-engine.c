@@ -24,6 +24,7 @@
 
 #include "vmi-pacer.h"
 #include "vmi-gap-frame.h"
+#include "vmi-epoch.h"
 
 /* rasters: one on the wire (kept for underrun=repeat), B1 queued, one being
  * written by the element */
@@ -58,6 +59,8 @@
 #define REF_RING 8192
 /* PA, unpinned: sleep while the TX queue is full */
 #define PA_POLL_SLEEP_NS 50000
+/* cfg.epoch: a PA stream's first frame is at least this far off */
+#define PA_EPOCH_MARGIN_NS 2000000
 
 typedef enum
 {
@@ -74,6 +77,7 @@ typedef struct
   VmiTxEngine *e;
   SlotState state;
   guint32 rtp;
+  guint64 k;                    /* cfg.epoch: frame index since the epoch */
   gint64 start_mono;
 } Slot;
 
@@ -109,6 +113,8 @@ struct _VmiTxEngine
   guint64 period_ns;
   gint fps_n, fps_d;
   guint32 rtp_per_frame;
+  VmiEpoch ep;
+  gint ref_bits;                /* atomic: HBRMT R */
   guint64 tau_num, tau_den;     /* nominal tau (PA) */
   guint64 ctl_capacity;
 
@@ -216,6 +222,14 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
       && cfg->reference == VMI_TX_REFERENCE_CLOCK && cfg->ref_clock == NULL) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
         "pa-controlled on a clock needs the clock");
+    g_free (e);
+    return NULL;
+  }
+  if (cfg->epoch && cfg->epoch_clock == NULL
+      && (cfg->pacing == VMI_TX_PACING_PA_FREE_RUNNING
+          || cfg->pacing == VMI_TX_PACING_PA_CONTROLLED)) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+        "a Pacing-Assistant stream on the epoch needs the epoch clock");
     g_free (e);
     return NULL;
   }
@@ -385,6 +399,7 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
   e->period_ns = (guint64) 1000000000 * fps_d / fps_n;
   e->rtp_per_frame = (guint32) (((guint64) 27000000 * fps_d + fps_n / 2) /
       fps_n);
+  vmi_epoch_init (&e->ep, fps_n, fps_d);
   e->tau_num = num;
   e->tau_den = den;
   /* the controller queues a window's arrivals and the lead's between two
@@ -463,6 +478,20 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
   }
   g_cond_broadcast (&e->cond);
   g_mutex_unlock (&e->lock);
+}
+
+void
+vmi_tx_engine_submit_epoch (VmiTxEngine * e, VmiTxBuffer * buf, guint64 k,
+    gint64 start_mono)
+{
+  ((Slot *) buf)->k = k;
+  vmi_tx_engine_submit (e, buf, vmi_epoch_rtp (&e->ep, k), start_mono);
+}
+
+void
+vmi_tx_engine_set_ref (VmiTxEngine * e, guint8 ref)
+{
+  g_atomic_int_set (&e->ref_bits, ref);
 }
 
 void
@@ -609,6 +638,21 @@ packetize (VmiTxEngine * e, Slot * slot, guint32 rtp, GError ** err)
   return rc;
 }
 
+/* cfg.epoch: frame @k's timestamps are its alignment point's, on the RTP
+ * clock and the video timestamp's CF clock (words per frame x frame rate) */
+static gint
+packetize_at (VmiTxEngine * e, Slot * slot, guint64 k, GError ** err)
+{
+  guint32 rtp = vmi_epoch_rtp (&e->ep, k);
+
+  st2022_packetizer_set_vts (e->pkt, vmi_epoch_ticks (&e->ep, k,
+          (guint64) e->fmt->vts_increment * e->fps_n, e->fps_d));
+  st2022_packetizer_set_ref (e->pkt, g_atomic_int_get (&e->ref_bits));
+  e->tx_last_rtp = rtp;
+  e->tx_have_last_rtp = TRUE;
+  return packetize (e, slot, rtp, err);
+}
+
 /* PA, the TX queue full: a thread on a core of its own (tx-cpu) spins;
  * one that shares its core sleeps a little (the queue holds far more than
  * that), so the real-time priority never starves the core. */
@@ -666,7 +710,8 @@ send_frame (VmiTxEngine * e, Slot * slot, gint gen)
   guint64 bytes = 0;
   gint rc;
 
-  rc = packetize (e, slot, tx_rtp (e, slot->rtp), &err);
+  rc = e->cfg.epoch ? packetize_at (e, slot, slot->k, &err) :
+      packetize (e, slot, tx_rtp (e, slot->rtp), &err);
   if (rc < 0)
     goto failed;
   n = rc;
@@ -679,7 +724,8 @@ send_frame (VmiTxEngine * e, Slot * slot, gint gen)
 
     if (G_UNLIKELY (flushed (e, gen)))
       break;
-    if (paced && !pace_until (e, gen,
+    /* on the epoch an unpaced frame still leaves at its launch time */
+    if ((paced || (e->cfg.epoch && i == 0)) && !pace_until (e, gen,
             slot->start_mono + (gint64) ((guint64) period * i / n)))
       break;
     rc = vmi_transport_send_burst (e->t, &e->dgrams[i], count, &err);
@@ -730,6 +776,7 @@ typedef struct
   gint64 mono_prev;
   guint64 ref_k;
   gint64 next_clock_poll;
+  guint64 k;                    /* cfg.epoch: the next wire frame's index */
   /* counters not yet added to e->stats */
   VmiTxEngineStats acc;
   GError *err;
@@ -925,7 +972,8 @@ pa_next_frame (PaStream * s)
       vmi_tx_frame_unref (&s->cur->txf);
     s->cur = next;
     s->cur_repeat = FALSE;
-    rc = packetize (e, next, tx_rtp (e, next->rtp), &s->err);
+    rc = e->cfg.epoch ? packetize_at (e, next, s->k++, &s->err) :
+        packetize (e, next, tx_rtp (e, next->rtp), &s->err);
   } else if (draining) {
     return FALSE;
   } else {
@@ -933,8 +981,10 @@ pa_next_frame (PaStream * s)
     if (e->cfg.underrun == VMI_TX_UNDERRUN_REPEAT && s->cur) {
       s->cur_repeat = TRUE;
       s->acc.frames_repeated++;
-      rc = packetize (e, s->cur, tx_rtp (e, e->tx_last_rtp), &s->err);
+      rc = e->cfg.epoch ? packetize_at (e, s->cur, s->k++, &s->err) :
+          packetize (e, s->cur, tx_rtp (e, e->tx_last_rtp), &s->err);
     } else {
+      s->k++;
       s->gap_left = e->n_dgrams;
       s->idx = s->n = 0;
       return TRUE;
@@ -944,6 +994,30 @@ pa_next_frame (PaStream * s)
     return FALSE;
   s->idx = 0;
   s->n = rc;
+  return TRUE;
+}
+
+/* cfg.epoch: the stream's first frame is the next one whose alignment
+ * point is at least PA_EPOCH_MARGIN_NS away; wait for it (the controller
+ * still fed), so wire frame j is frame k + j on the epoch. */
+static gboolean
+pa_start_on_epoch (PaStream * s)
+{
+  VmiTxEngine *e = s->e;
+  guint64 clk = e->cfg.epoch_clock (e->cfg.epoch_clock_data);
+  gint64 now = vmi_tx_mono_now (), target;
+
+  s->k = vmi_epoch_frame_at_or_after (&e->ep, clk + PA_EPOCH_MARGIN_NS);
+  target = now + (gint64) (vmi_epoch_frame_time_ns (&e->ep, s->k) - clk);
+  while ((now = vmi_tx_mono_now ()) < target - PACING_SPIN_NS) {
+    struct timespec ts = { 0, 50000 };
+
+    pa_feed_reference (s, now);
+    if (flushed (e, s->gen) || e->stop)
+      return FALSE;
+    nanosleep (&ts, NULL);
+  }
+  while (vmi_tx_mono_now () < target);
   return TRUE;
 }
 
@@ -993,6 +1067,8 @@ pa_start (PaStream * s)
         vmi_pace_error_string (err));
     return FALSE;
   }
+  if (e->cfg.epoch && !pa_start_on_epoch (s))
+    return FALSE;
   s->t_start = vmi_tx_mono_now ();
   return TRUE;
 }

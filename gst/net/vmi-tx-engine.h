@@ -85,6 +85,14 @@ typedef struct
   gpointer ref_clock_data;
   /* PA: frames queued before the first media packet leaves (B1); 0 = 3 */
   guint prefill_frames;
+  /* ST 2059: frames on the SMPTE epoch, submitted with
+   * vmi_tx_engine_submit_epoch(). NONE waits for each frame's launch time
+   * too; a PA stream starts on an alignment point of epoch_clock (its time
+   * now, ns since the epoch, minus the element's tx-offset) and stamps its
+   * wire frames with consecutive frame indices from there. */
+  gboolean epoch;
+  guint64 (*epoch_clock) (gpointer user_data);
+  gpointer epoch_clock_data;
 } VmiTxEngineConfig;
 
 void vmi_tx_engine_config_init (VmiTxEngineConfig * cfg);
@@ -148,6 +156,13 @@ VmiTxBuffer *vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error);
  * included) becomes previous + one frame. */
 void vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
     gint64 start_mono);
+/* ST 2059 (cfg.epoch): queues @buf as frame @k since the SMPTE epoch; its
+ * RTP and video timestamps are those of k's alignment point
+ * (gst/pacing/vmi-epoch.h). @start_mono as for submit(). */
+void vmi_tx_engine_submit_epoch (VmiTxEngine * e, VmiTxBuffer * buf,
+    guint64 k, gint64 start_mono);
+/* HBRMT R bits of the frames packetized from now on (any thread) */
+void vmi_tx_engine_set_ref (VmiTxEngine * e, guint8 ref);
 /* Gives back an acquired raster unsent. */
 void vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf);
 

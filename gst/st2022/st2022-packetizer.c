@@ -21,6 +21,8 @@ struct _St2022Packetizer
   const guint8 *raster;
   guint next;                   /* next datagram index */
   gboolean started;             /* a frame was begun at least once */
+  gboolean vts_set;             /* set_vts(): the next frame's vts given */
+  guint32 vts_next;
 
   guint8 tail[ST2022_PAYLOAD_SIZE];     /* last datagram, zero padded */
 };
@@ -97,6 +99,10 @@ st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
     p->seq += fmt->datagrams_per_frame - p->next;
     p->frcount++;
     p->vts_frame += fmt->vts_increment;
+  }
+  if (p->vts_set) {
+    p->vts_frame = p->vts_next;
+    p->vts_set = FALSE;
   }
   p->started = TRUE;
   p->raster = raster;
@@ -190,5 +196,27 @@ st2022_packetizer_get_vts (St2022Packetizer * p)
 {
   if (p == NULL)
     return 0;
+  if (p->vts_set)
+    return p->vts_next;
   return p->started ? p->vts_frame + p->fmt->vts_increment : p->vts_frame;
+}
+
+void
+st2022_packetizer_set_vts (St2022Packetizer * p, guint32 vts)
+{
+  if (p == NULL)
+    return;
+  p->vts_set = TRUE;
+  p->vts_next = vts;
+}
+
+void
+st2022_packetizer_set_ref (St2022Packetizer * p, guint8 ref)
+{
+  if (p == NULL)
+    return;
+  p->cfg.ref = ref & 0x3;
+  /* HBRMT byte 2: R in its top two bits */
+  p->hdr[ST2022_RTP_HEADER_SIZE + 2] = (p->hdr[ST2022_RTP_HEADER_SIZE + 2] &
+      0x3f) | p->cfg.ref << 6;
 }

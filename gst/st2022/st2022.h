@@ -418,6 +418,12 @@ guint st2022_packetizer_remaining (St2022Packetizer * p);
 guint16 st2022_packetizer_get_seq (St2022Packetizer * p);
 guint8 st2022_packetizer_get_frcount (St2022Packetizer * p);
 guint32 st2022_packetizer_get_vts (St2022Packetizer * p);
+/* A sender on a time reference (ST 2059): the frame-start video timestamp
+ * the next st2022_packetizer_begin_frame() uses (later frames advance from
+ * it), and the HBRMT R bits of the datagrams from then on (2: locked to
+ * UTC, 0: not locked). */
+void st2022_packetizer_set_vts (St2022Packetizer * p, guint32 vts);
+void st2022_packetizer_set_ref (St2022Packetizer * p, guint8 ref);
 
 /* ------------------------------------------------------------------------ */
 /* Depacketizer                                                             */
