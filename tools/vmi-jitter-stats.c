@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 guint64
 vmi_jitter_buffer_packets (double rate_hz, double jitter_ns)
@@ -61,4 +62,30 @@ vmi_jitter_summarize (const double *t, gsize n, double period_ns,
       s->jitter_ns);
   s->buffer_us = (double) s->buffer_packets / s->stream_rate_hz * 1e6;
   return TRUE;
+}
+
+static inline guint64
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+gsize
+vmi_jitter_dummy_loop (guint64 * ts, gsize n, guint64 period,
+    const volatile sig_atomic_t * stop)
+{
+  gsize i;
+  guint64 prev = now_ns ();
+
+  ts[0] = prev;
+  for (i = 1; i < n && !(stop && *stop); i++) {
+    guint64 t, deadline = prev + period;
+    do
+      t = now_ns ();
+    while (t < deadline);
+    ts[i] = prev = t;
+  }
+  return i;
 }

@@ -23,6 +23,7 @@
 #define __VMI_JITTER_STATS_H__
 
 #include <glib.h>
+#include <signal.h>
 
 G_BEGIN_DECLS
 
@@ -60,6 +61,13 @@ guint64 vmi_jitter_buffer_packets (double rate_hz, double jitter_ns);
  * max_idx of them into idx; returns how many there are in all. */
 gsize vmi_jitter_spikes (const double *t_ns, gsize n, double threshold_ns,
     gsize * idx, gsize max_idx);
+
+/* The papers' dummy loop: busy-waits @period_ns from the previous
+ * timestamp, then takes the next (CLOCK_MONOTONIC, ns), so a stall shows
+ * as one long ΔT and is not caught up. Fills ts_ns[0..n); stops early
+ * when *@stop turns non-zero (may be NULL); returns how many it took. */
+gsize vmi_jitter_dummy_loop (guint64 * ts_ns, gsize n, guint64 period_ns,
+    const volatile sig_atomic_t * stop);
 
 G_END_DECLS
 

@@ -47,6 +47,7 @@
 #include "vmi-format.h"
 #include "vmi-plot.h"
 #include "vmi-rawnet.h"
+#include "vmi-timing.h"
 #include "vmi-transport.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
@@ -125,8 +126,9 @@ static GOptionEntry sink_entries[] = {
   {"idle-ms", 0, 0, G_OPTION_ARG_INT, &opt_idle_ms,
       "Stop when the stream pauses this long (default 1000)", "MS"},
   {"iface", 0, 0, G_OPTION_ARG_STRING, &opt_iface,
-      "packet: the interface; socket: the one to join multicast on; with "
-        "--trace: only its events", "IFACE"},
+      "packet: the interface; socket: the one to join multicast on; dpdk: "
+        "the port's name (net_af_packet0); with --trace: only its events",
+      "IFACE"},
   {"dpdk-eal-args", 0, 0, G_OPTION_ARG_STRING, &opt_eal_args,
       "dpdk: EAL arguments, e.g. \"--no-huge --no-pci --vdev=...\"", "ARGS"},
   {"dpdk-port", 0, 0, G_OPTION_ARG_INT, &opt_dpdk_port,
@@ -184,27 +186,6 @@ set_priority (gint prio)
         "at normal priority\n", sp.sched_priority, g_strerror (errno));
 }
 
-/* ---- dummy ---- */
-
-static gsize
-run_dummy (guint64 * ts, gsize n, guint64 period)
-{
-  gsize i;
-  guint64 prev = now_ns ();
-
-  /* the papers' loop: wait one period from the last timestamp, so a
-   * stall shows as one long ΔT and is not caught up */
-  ts[0] = prev;
-  for (i = 1; i < n && !stop_requested; i++) {
-    guint64 t, deadline = prev + period;
-    do
-      t = now_ns ();
-    while (t < deadline);
-    ts[i] = prev = t;
-  }
-  return i;
-}
-
 /* ---- sink: one datagram per receive, so ΔT is per datagram ---- */
 
 typedef struct
@@ -213,6 +194,11 @@ typedef struct
   VmiTransport *transport;
   VmiRawnetFilter filter;
   gboolean poll;
+  VmiSeqStats seq;              /* RTP sequence: what never arrived */
+  gint64 ext;                   /* extended sequence, 0 = first datagram */
+  guint16 last;
+  gint64 group_pos;             /* ext of the first of the last group */
+  guint32 *pos;                 /* per datagram: its place in the stream */
   /* packet: a virtio_net_hdr, then the frame (up to a 64 KiB GSO one) */
   guint8 buf[sizeof (struct virtio_net_hdr) + 65536 + 64];
 } Sink;
@@ -262,9 +248,8 @@ udp_open (struct in_addr addr, guint16 port, gboolean guard, GError ** error)
     if (setsockopt (fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof (mr)))
       goto failed;
   }
-  if (getsockname (fd, (struct sockaddr *) &sa, &len) == 0 && port == 0)
-    fprintf (stderr, "vmi-jitter: listening on udp port %u\n",
-        ntohs (sa.sin_port));
+  if (getsockname (fd, (struct sockaddr *) &sa, &len) == 0)
+    opt_port = ntohs (sa.sin_port);
   return fd;
 
 failed:
@@ -391,6 +376,28 @@ sink_close (Sink * s)
   vmi_transport_close (s->transport);
 }
 
+/* Counts @k datagrams from @rtp on: the segments of a GSO burst carry
+ * consecutive sequence numbers. Not RTP: not counted. */
+static inline int
+sink_track (Sink * s, const guint8 * rtp, gsize len, int k)
+{
+  if (G_LIKELY (len >= 4 && (rtp[0] >> 6) == 2)) {
+    guint16 seq = (guint16) (rtp[2] << 8 | rtp[3]);
+    int j;
+    if (s->seq.started)
+      s->ext += (gint16) (guint16) (seq - s->last);
+    s->group_pos = s->ext;
+    s->ext += k - 1;
+    s->last = (guint16) (seq + k - 1);
+    for (j = 0; j < k; j++)
+      vmi_seq_stats_push (&s->seq, (guint16) (seq + j));
+  } else {
+    s->group_pos = s->ext;
+    s->ext += k;
+  }
+  return k;
+}
+
 /* Datagrams of our stream received together (1, or a GSO frame's
  * count), nothing yet: 0, failure: -1. */
 static inline int
@@ -400,8 +407,9 @@ sink_recv (Sink * s, GError ** error)
 
   if (s->transport) {
     VmiRxSlot slot;
-    return vmi_transport_recv_burst (s->transport, &slot, 1,
+    int r = vmi_transport_recv_burst (s->transport, &slot, 1,
         s->poll ? 0 : (gint64) opt_idle_ms * 1000, error);
+    return r > 0 ? sink_track (s, slot.data, slot.len, r) : r;
   }
   len = recv (s->fd, s->buf, sizeof (s->buf), s->poll ? MSG_DONTWAIT : 0);
   if (len < 0) {
@@ -424,10 +432,11 @@ sink_recv (Sink * s, GError ** error)
             &s->filter, &payload, &plen, &src) != VMI_RAWNET_RX_OURS)
       return 0;
     if (vh->gso_type != VIRTIO_NET_HDR_GSO_NONE && vh->gso_size > 0)
-      return (int) ((plen + vh->gso_size - 1) / vh->gso_size);
-    return 1;
+      return sink_track (s, payload, vh->gso_size,
+          (int) ((plen + vh->gso_size - 1) / vh->gso_size));
+    return sink_track (s, payload, plen, 1);
   }
-  return 1;
+  return sink_track (s, s->buf, len, 1);
 }
 
 static gssize
@@ -447,8 +456,10 @@ run_sink (Sink * s, guint64 * ts, gsize n, GError ** error)
 
     if (G_LIKELY (r > 0)) {
       /* datagrams that arrive together have one arrival time */
-      for (; r > 0 && i < n; r--)
+      for (gint64 p = s->group_pos; r > 0 && i < n; r--, p++) {
+        s->pos[i] = (guint32) MAX (p, 0);
         ts[i++] = t;
+      }
       continue;
     }
     if (r < 0)
@@ -513,25 +524,43 @@ rank (const double *sorted, gsize m, double p)
  * spikes of the user series what happened on the CPU during each. */
 static void
 trace_report (GString * j, FILE * out, GArray * evs, const double *t,
-    gsize n, guint64 t0, gboolean dummy, const VmiJitterSummary * us)
+    const guint32 * pos, gsize n, guint64 t0, const VmiJitterSummary * us)
 {
   GArray *net = g_array_new (FALSE, FALSE, sizeof (double));
   guint64 counts[4] = { 0 };
   gsize i, k = 0, n_lat = 0, sp_irq = 0, sp_sched = 0, sp_none = 0;
   double *lat = g_new (double, n);
   VmiJitterSummary ks;
-  gboolean have_k;
+  gboolean have_k, per_datagram, dummy = pos == NULL;
 
   for (i = 0; i < evs->len; i++) {
     VmiJitterEvent *e = &g_array_index (evs, VmiJitterEvent, i);
     counts[e->kind]++;
+    /* the stream's frames: up to the last timestamp, from at most 1 s
+     * before the first (a receiver late at the start still finds the
+     * stream's first frame; traffic long before it stays out) */
     if (e->kind == VMI_JITTER_EV_NET) {
       double v = e->ts_ns - (double) t0;
-      g_array_append_val (net, v);
+      if (v >= -1e9 && v <= t[n - 1])
+        g_array_append_val (net, v);
     }
   }
-  /* each user timestamp against the last frame the stack took before it */
-  for (i = 0; i < n && net->len; i++) {
+  /* frames before a pause of 100 ms are not the stream (neighbour
+   * discovery and the like, before it started) */
+  while (net->len >= 2 && g_array_index (net, double, 1) -
+      g_array_index (net, double, 0) > 1e8)
+    g_array_remove_index (net, 0);
+  /* Sink: when the stack saw one frame per datagram (no GSO), datagram
+   * number p of the stream is the p-th frame and its delay is exact;
+   * otherwise each timestamp is set against the latest frame before it, a
+   * lower bound. */
+  per_datagram = pos && net->len >= (gsize) pos[n - 1] + 1
+      && net->len <= (gsize) pos[n - 1] + 1 + n / 100;
+  for (i = 0; pos && i < n && net->len; i++) {
+    if (per_datagram) {
+      lat[n_lat++] = t[i] - g_array_index (net, double, pos[i]);
+      continue;
+    }
     while (k + 1 < net->len && g_array_index (net, double, k + 1) <= t[i])
       k++;
     if (g_array_index (net, double, k) <= t[i])
@@ -603,15 +632,19 @@ trace_report (GString * j, FILE * out, GArray * evs, const double *t,
     for (i = 0; i < n_lat; i++)
       sq += (lat[i] - mean) * (lat[i] - mean);
     qsort (lat, n_lat, sizeof (double), cmp_double);
-    g_string_append_printf (j, ", \"kernel_to_user\": {\"count\": %"
-        G_GSIZE_FORMAT ", \"mean_ns\": %.3f, \"stddev_ns\": %.3f"
-        ", \"p50_ns\": %.3f, \"p999_ns\": %.3f, \"max_ns\": %.3f}", n_lat,
+    g_string_append_printf (j, ", \"kernel_to_user\": {\"matched\": "
+        "\"%s\", \"count\": %" G_GSIZE_FORMAT ", \"mean_ns\": %.3f"
+        ", \"stddev_ns\": %.3f"
+        ", \"p50_ns\": %.3f, \"p999_ns\": %.3f, \"max_ns\": %.3f}",
+        per_datagram ? "per-datagram" : "latest-frame", n_lat,
         mean, sqrt (sq / n_lat), rank (lat, n_lat, 50), rank (lat, n_lat,
             99.9), lat[n_lat - 1]);
     fprintf (out, "stack → user (delay from netif_receive_skb to the "
-        "timestamp)\n  mean / σ          %.1f / %.1f ns\n"
+        "timestamp, %s)\n  mean / σ          %.1f / %.1f ns\n"
         "  p50 / p99.9 / max %.1f / %.1f / %.1f ns over %" G_GSIZE_FORMAT
-        " datagrams\n", mean, sqrt (sq / n_lat), rank (lat, n_lat, 50),
+        " datagrams\n", per_datagram ? "each datagram's own frame" :
+        "the latest frame before it: a lower bound", mean, sqrt (sq / n_lat),
+        rank (lat, n_lat, 50),
         rank (lat, n_lat, 99.9), lat[n_lat - 1], n_lat);
   }
   g_string_append (j, "}");
@@ -768,9 +801,15 @@ main (int argc, char **argv)
     sink->poll = !opt_mode || g_str_equal (opt_mode, "poll");
     if (!sink_open (sink, &err))
       goto failed;
+    /* the stream may start now (scripts and tests wait for this line;
+     * with --port 0 it is how they learn the port) */
+    fprintf (stderr, "vmi-jitter: listening on udp port %d (%s)\n", opt_port,
+        opt_transport ? opt_transport : "socket");
   }
   /* every page touched now, none in the loop */
   ts = g_new0 (guint64, cap);
+  if (sink)
+    sink->pos = g_new0 (guint32, cap);
   if (!pin_cpu (opt_cpu, &err))
     goto failed;
   set_priority (opt_priority);
@@ -790,7 +829,8 @@ main (int argc, char **argv)
   sigaction (SIGTERM, &sa, NULL);
 
   if (dummy)
-    got = run_dummy (ts, cap, (guint64) period_ns);
+    got = vmi_jitter_dummy_loop (ts, cap, (guint64) period_ns,
+        &stop_requested);
   else
     got = run_sink (sink, ts, cap, &err);
   if (got < 0)
@@ -816,8 +856,25 @@ main (int argc, char **argv)
   if (tr) {
     GArray *evs = vmi_jitter_trace_stop (tr);
     tr = NULL;
-    trace_report (extra, stdout, evs, t, got, t0, dummy, &sum);
+    trace_report (extra, stdout, evs, t, sink ? sink->pos : NULL, got, t0,
+        &sum);
     g_array_free (evs, TRUE);
+  }
+  if (sink) {
+    /* what never arrived: the RTP sequence's forward gaps; and the
+     * stream's own period, lost datagrams' slots included, which losses
+     * do not stretch as they stretch the mean ΔT */
+    guint32 span = sink->pos[got - 1] - sink->pos[0];
+    double stream_pit = span ? t[got - 1] / span : 0;
+
+    g_string_append_printf (extra, ", \"seq_lost\": %" G_GUINT64_FORMAT
+        ", \"seq_late\": %" G_GUINT64_FORMAT ", \"stream_pit_ns\": %.3f",
+        sink->seq.lost, sink->seq.late, stream_pit);
+    printf ("datagrams lost    %" G_GUINT64_FORMAT " (RTP sequence gaps), %"
+        G_GUINT64_FORMAT " late or duplicate\n", sink->seq.lost,
+        sink->seq.late);
+    printf ("stream period     %.1f ns (first to last datagram over the "
+        "datagrams sent between them)\n", stream_pit);
   }
   if (!write_outputs (dummy ? "dummy" : "sink", t, got, &sum, extra, &err))
     goto failed;
@@ -832,6 +889,7 @@ failed:
     g_array_free (vmi_jitter_trace_stop (tr), TRUE);
   if (sink) {
     sink_close (sink);
+    g_free (sink->pos);
     g_free (sink);
   }
   g_string_free (extra, TRUE);

@@ -216,26 +216,51 @@ local_source (const struct sockaddr_storage *dst, socklen_t dst_len,
   return found;
 }
 
-gboolean
-gst_st2022_sdp_sink_start (GstElement * sink, GstSt2022SdpSettings * s,
-    const VmiTransportConfig * config, guint payload_type,
-    GstSt2022Pacing pacing)
+/* @config's destination and the address (and MAC) it is sent from */
+static gboolean
+path_addresses (const VmiTransportConfig * config, gchar * dst_s,
+    gsize dst_len_s, gchar * src_s, gsize src_len_s, gchar * mac)
 {
-  St2022SdpDescription d = { 0 };
   struct sockaddr_storage dst;
   socklen_t dst_len;
-  gchar dst_s[INET6_ADDRSTRLEN + 8], src_s[INET6_ADDRSTRLEN + 8] = "";
-  gchar mac[18] = "", *text, *name, *file;
-  GError *err = NULL;
 
   if (!numeric_host (config->address, config->port, &dst, &dst_len, dst_s,
-          sizeof (dst_s)))
-    goto bad_host;
+          dst_len_s))
+    return FALSE;
   if (config->bind_address && *config->bind_address)
-    g_strlcpy (src_s, config->bind_address, sizeof (src_s));
+    g_strlcpy (src_s, config->bind_address, src_len_s);
   else if (!local_source (&dst, dst_len, config->multicast_iface, src_s,
-          sizeof (src_s), mac))
+          src_len_s, mac))
     src_s[0] = '\0';
+  return TRUE;
+}
+
+gboolean
+gst_st2022_sdp_sink_start (GstElement * sink, GstSt2022SdpSettings * s,
+    const VmiTransportConfig * config, const VmiTransportConfig * secondary,
+    guint payload_type, GstSt2022Pacing pacing)
+{
+  St2022SdpDescription d = { 0 };
+  gchar dst_s[INET6_ADDRSTRLEN + 8], src_s[INET6_ADDRSTRLEN + 8] = "";
+  gchar dst2_s[INET6_ADDRSTRLEN + 8], src2_s[INET6_ADDRSTRLEN + 8] = "";
+  gchar mac[18] = "", mac2[18] = "", *text, *name, *file;
+  GError *err = NULL;
+
+  if (!path_addresses (config, dst_s, sizeof (dst_s), src_s, sizeof (src_s),
+          mac))
+    goto bad_host;
+  /* ST 2022-7: both paths, an RFC 7104 DUP group */
+  if (secondary) {
+    if (!path_addresses (secondary, dst2_s, sizeof (dst2_s), src2_s,
+            sizeof (src2_s), mac2)) {
+      config = secondary;
+      goto bad_host;
+    }
+    d.secondary_address = dst2_s;
+    d.secondary_port = secondary->port;
+    d.secondary_origin_address = src2_s[0] ? src2_s : NULL;
+    d.secondary_refclk_mac = mac2[0] ? mac2 : NULL;
+  }
 
   name = gst_element_get_name (sink);
   d.session_name = name;
@@ -278,7 +303,8 @@ bad_host:
   {
     GST_ELEMENT_ERROR (sink, RESOURCE, SETTINGS,
         ("Cannot describe the stream in SDP: host '%s' does not resolve to "
-            "an IP address; set host to a numeric address", config->address),
+            "an IP address; set %s to a numeric address", config->address,
+            config == secondary ? "secondary-host" : "host"),
         (NULL));
     return FALSE;
   }
@@ -332,6 +358,15 @@ gst_st2022_sdp_src_configure (GstElement * src, GstSt2022SdpSettings * s)
   g_object_set (src, "address", sdp.address, "port", (gint) sdp.port,
       "source-address", sdp.source_address, "payload-type",
       (guint) sdp.payload_type, NULL);
+  /* ST 2022-7: a DUP group sets the second path too */
+  if (sdp.has_secondary) {
+    GST_INFO_OBJECT (src, "second path from the SDP: %s port %u source %s",
+        sdp.secondary_address, sdp.secondary_port,
+        GST_STR_NULL (sdp.secondary_source_address));
+    g_object_set (src, "secondary-address", sdp.secondary_address,
+        "secondary-port", (gint) sdp.secondary_port,
+        "secondary-source-address", sdp.secondary_source_address, NULL);
+  }
   st2022_sdp_clear (&sdp);
   g_free (file);
   return TRUE;

@@ -49,7 +49,8 @@ gboolean gst_st2022_sdp_get_property (const GstSt2022SdpSettings * s,
  * object lock. */
 gboolean gst_st2022_sdp_sink_start (GstElement * sink,
     GstSt2022SdpSettings * s, const VmiTransportConfig * config,
-    guint payload_type, GstSt2022Pacing pacing);
+    const VmiTransportConfig * secondary, guint payload_type,
+    GstSt2022Pacing pacing);
 
 /* Src start: if `sdp` or `sdp-file` is set, parses it and sets the
  * element's address, port, source-address and payload-type from it. FALSE

@@ -48,6 +48,7 @@
 #include "gstst2022sink.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
+#include "gstst2022legs.h"
 #include "gstst2022sdp.h"
 #include "nmos/gstst2022nmos.h"
 #include "gstst2022clock.h"
@@ -112,8 +113,10 @@ enum
   PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
   /* nmos, nmos-registry, nmos-node-port, nmos-label */
   PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
+  /* secondary-* (ST 2022-7) */
+  PROP_LEGS_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
   /* clock-source, ptp-domain, ptp-timeout, tx-offset */
-  PROP_CLOCK_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
+  PROP_CLOCK_FIRST = PROP_LEGS_FIRST + GST_ST2022_LEGS_N_PROPS,
 };
 
 struct _GstSt2022Sink
@@ -144,10 +147,12 @@ struct _GstSt2022Sink
   guint zc_checks;              /* frames since start, for the copy check */
   gboolean zc_warned;
   GstSt2022SdpSettings sdp;
+  GstSt2022LegsSettings legs_settings;
   GstSt2022Clock timing;
 
   /* streaming state */
-  VmiTransport *t;
+  VmiTransport *t;              /* both paths' with a secondary-host */
+  gboolean path_up[2];          /* as last told (ST 2022-7) */
   VmiTxEngine *engine;
   GstVideoInfo vinfo;
   const St2022Format *fmt;
@@ -466,6 +471,7 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, TRUE);
   gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
+  gst_st2022_legs_install_properties (gobject_class, PROP_LEGS_FIRST, TRUE);
   gst_st2022_clock_install_properties (gobject_class, PROP_CLOCK_FIRST, TRUE);
 
   {
@@ -536,6 +542,7 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->pacing = DEFAULT_PROP_PACING;
   self->line_rate = DEFAULT_PROP_LINE_RATE;
   gst_st2022_common_settings_init (&self->common);
+  gst_st2022_legs_settings_init (&self->legs_settings, TRUE);
   gst_st2022_clock_init (&self->timing);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->buffer_size = DEFAULT_PROP_BUFFER_SIZE;
@@ -572,6 +579,7 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->reference_address);
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
+  gst_st2022_legs_settings_clear (&self->legs_settings);
 
   gst_st2022_anc_tx_free (self->anc);
   gst_st2022_nmos_free (self->nmos);
@@ -654,6 +662,8 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
+          && !gst_st2022_legs_set_property (&self->legs_settings,
+              PROP_LEGS_FIRST, prop_id, value)
           && !gst_st2022_clock_set_property (&self->timing, PROP_CLOCK_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -733,6 +743,7 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       gst_st2022_sink_collect_stats (self);
       st = gst_st2022_stats_to_structure (&self->stats, TRUE);
       gst_st2022_anc_tx_add_stats (self->anc, st);
+      gst_st2022_legs_sink_add_stats (self->t, st);
       g_value_take_boxed (value, st);
       break;
     }
@@ -742,6 +753,8 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
+          && !gst_st2022_legs_get_property (&self->legs_settings,
+              PROP_LEGS_FIRST, prop_id, value)
           && !gst_st2022_clock_get_property (&self->timing, PROP_CLOCK_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -808,6 +821,7 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
   gst_st2022_sink_collect_stats (self);
   s = gst_st2022_stats_to_structure (&self->stats, TRUE);
   gst_st2022_anc_tx_add_stats (self->anc, s);
+  gst_st2022_legs_sink_add_stats (self->t, s);
   GST_OBJECT_UNLOCK (self);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
@@ -839,13 +853,15 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
   g_auto (VmiTransportConfig) cfg = { 0 };
   g_auto (VmiTransportConfig) rcfg = { 0 };
+  g_auto (VmiTransportConfig) cfg2 = { 0 };
   VmiTxEngineConfig ecfg;
   GstSt2022Transport transport;
   GstSt2022Pacing pacing;
   VmiTransport *ref_rx = NULL;
   GError *err = NULL;
-  gboolean pa;
-  guint payload_type;
+  gboolean pa, two_paths;
+  guint payload_type, need_caps;
+  const gchar *need_by;
 
   vmi_tx_engine_config_init (&ecfg);
   GST_OBJECT_LOCK (self);
@@ -880,6 +896,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   rcfg.multicast_iface = self->multicast_iface;
   gst_st2022_transport_config_own_strings (&cfg);
   gst_st2022_transport_config_own_strings (&rcfg);
+  two_paths = gst_st2022_legs_config (&self->legs_settings, &cfg, &cfg2);
   self->cur_ssrc = self->ssrc == DEFAULT_PROP_SSRC ? g_random_int () :
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
@@ -912,17 +929,23 @@ gst_st2022_sink_start (GstBaseSink * bsink)
     }
   }
 
+  need_caps = (pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0) | (cfg.zerocopy ?
+      VMI_TRANSPORT_CAP_ZEROCOPY_TX : 0);
+  need_by = pa ? (pacing == GST_ST2022_PACING_PA_FREE_RUNNING ?
+      "pacing=pa-free-running" : "pacing=pa-controlled") : "zerocopy=true";
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
-      (pa ? VMI_TRANSPORT_CAP_GAP_FRAMES : 0) | (cfg.zerocopy ?
-          VMI_TRANSPORT_CAP_ZEROCOPY_TX : 0), pa ? (pacing ==
-          GST_ST2022_PACING_PA_FREE_RUNNING ? "pacing=pa-free-running" :
-          "pacing=pa-controlled") : "zerocopy=true");
+      need_caps, need_by);
+  /* ST 2022-7: the engine sends every burst on both paths */
+  if (self->t && two_paths)
+    self->t = gst_st2022_legs_sink_open (GST_ELEMENT (self), self->t,
+        transport, &cfg2, need_caps, need_by);
   if (self->t == NULL) {
     vmi_transport_close (ref_rx);
     goto clock_stop;
   }
+  self->path_up[0] = self->path_up[1] = TRUE;
   if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
-          payload_type, pacing)) {
+          two_paths ? &cfg2 : NULL, payload_type, pacing)) {
     vmi_transport_close (ref_rx);
     g_clear_pointer (&self->t, vmi_transport_close);
     goto clock_stop;
@@ -1421,6 +1444,7 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   gst_st2022_sink_check_zerocopy (self);
 
 queued:
+  gst_st2022_legs_sink_check (GST_ELEMENT (self), self->t, self->path_up);
   if (clock && gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
           &self->last_post, gst_clock_get_time (clock)))
     gst_st2022_sink_post_stats (self);

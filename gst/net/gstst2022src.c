@@ -78,6 +78,7 @@
 #include "net/vmi-rawnet.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
+#include "gstst2022legs.h"
 #include "gstst2022sdp.h"
 #include "gstst2022clock.h"
 #include "gstst2022uri.h"
@@ -144,8 +145,10 @@ enum
   PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
   /* nmos, nmos-registry, nmos-node-port, nmos-label */
   PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
+  /* secondary-*, seamless-window (ST 2022-7) */
+  PROP_LEGS_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
   /* clock-source, ptp-domain, ptp-timeout */
-  PROP_CLOCK_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
+  PROP_CLOCK_FIRST = PROP_LEGS_FIRST + GST_ST2022_LEGS_N_PROPS,
 };
 
 typedef struct
@@ -177,6 +180,11 @@ struct _GstSt2022Src
   guint64 timeout;
   GstSt2022CommonSettings common;
   GstSt2022SdpSettings sdp;
+  GstSt2022LegsSettings legs_settings;
+
+  /* ST 2022-7: the second path and the merge (gstst2022legs.c); NULL with
+   * one path. Freed at the next start: its counters outlive stop */
+  GstSt2022SrcLegs *legs;
   GstSt2022Clock timing;
 
   /* receive thread only (created in start, joined in stop) */
@@ -423,6 +431,7 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
   gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
+  gst_st2022_legs_install_properties (gobject_class, PROP_LEGS_FIRST, FALSE);
   gst_st2022_clock_install_properties (gobject_class, PROP_CLOCK_FIRST,
       FALSE);
 
@@ -473,6 +482,7 @@ gst_st2022_src_init (GstSt2022Src * self)
   self->lock_datagrams = DEFAULT_PROP_LOCK_DATAGRAMS;
   self->timeout = DEFAULT_PROP_TIMEOUT;
   gst_st2022_common_settings_init (&self->common);
+  gst_st2022_legs_settings_init (&self->legs_settings, FALSE);
   gst_st2022_clock_init (&self->timing);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   g_mutex_init (&self->lock);
@@ -500,6 +510,8 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->source_address);
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
+  gst_st2022_legs_settings_clear (&self->legs_settings);
+  gst_st2022_src_legs_free (self->legs);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   gst_st2022_anc_rx_free (self->anc);
@@ -555,6 +567,8 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
+          && !gst_st2022_legs_set_property (&self->legs_settings,
+              PROP_LEGS_FIRST, prop_id, value)
           && !gst_st2022_clock_set_property (&self->timing, PROP_CLOCK_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -580,6 +594,8 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
       "signal-lost", G_TYPE_UINT64, self->signal_lost_count,
       "signal-restored", G_TYPE_UINT64, self->signal_restored_count, NULL);
   gst_st2022_anc_rx_add_stats (self->anc, s);
+  if (self->legs)
+    gst_st2022_src_legs_add_stats (self->legs, s);
   gst_st2022_clock_add_stats (&self->timing, s);
   return s;
 }
@@ -632,6 +648,8 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
               PROP_SDP_FIRST, prop_id, value)
           && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
               prop_id, value)
+          && !gst_st2022_legs_get_property (&self->legs_settings,
+              PROP_LEGS_FIRST, prop_id, value)
           && !gst_st2022_clock_get_property (&self->timing, PROP_CLOCK_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -675,6 +693,8 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
   self->frames_aborted = d.frames_aborted;
   self->format_changes = d.format_changes;
   GST_OBJECT_UNLOCK (self);
+  if (self->legs)
+    gst_st2022_src_legs_update_stats (self->legs);
 }
 
 static void
@@ -1156,6 +1176,8 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 
   self->signal_lost = TRUE;
   /* whatever comes next is the stream now, from its first datagram */
+  if (self->legs)
+    gst_st2022_src_legs_reset (self->legs);
   st2022_stream_lock_reset (self->lock_gate);
   st2022_depacketizer_flush (self->depay);
   GST_OBJECT_LOCK (self);
@@ -1199,6 +1221,8 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
   /* whatever the new transport brings is the stream, from its first
    * datagram */
   st2022_stream_lock_reset (self->lock_gate);
+  if (self->legs)
+    gst_st2022_src_legs_set_primary (self->legs, self->t);
   self->rx_dropped_told = 0;
   self->last_rx_mono = g_get_monotonic_time ();
   return TRUE;
@@ -1253,11 +1277,14 @@ gst_st2022_src_rx_thread (gpointer data)
     }
     g_mutex_unlock (&self->lock);
 
-    n = vmi_transport_recv_burst (self->t, self->rx, RX_BURST, RX_TIMEOUT_US,
-        &err);
+    if (self->legs)
+      n = gst_st2022_src_legs_recv (self->legs, RX_TIMEOUT_US, &err);
+    else
+      n = vmi_transport_recv_burst (self->t, self->rx, RX_BURST,
+          RX_TIMEOUT_US, &err);
     if (n < 0)
       goto receive_failed;
-    if (n > 0) {
+    if (n > 0 && !self->legs) {
       VmiTransportStats ts;
 
       /* drops the transport learnt of with this burst explain a jump in
@@ -1280,7 +1307,16 @@ gst_st2022_src_rx_thread (gpointer data)
     if (clock)
       gst_object_unref (clock);
 
-    for (i = 0; i < n; i++) {
+    if (self->legs) {
+      guint64 timeout;
+
+      GST_OBJECT_LOCK (self);
+      timeout = self->timeout;
+      GST_OBJECT_UNLOCK (self);
+      valid = gst_st2022_src_legs_dispatch (self->legs, now, timeout);
+    }
+    /* one path: the lock in front of the depacketizer */
+    for (i = 0; !self->legs && i < n; i++) {
       St2022Header h;
 
       switch (st2022_stream_lock_push (self->lock_gate, self->rx[i].data,
@@ -1378,8 +1414,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
 {
   GstSt2022Src *self = GST_ST2022_SRC (bsrc);
   g_auto (VmiTransportConfig) cfg = { 0 };
+  g_auto (VmiTransportConfig) cfg2 = { 0 };
   GstSt2022Transport transport;
-  guint pt, ssrc, confirm;
+  guint pt, ssrc, confirm, window;
+  gboolean two_paths;
 
   if (!gst_st2022_sdp_src_configure (GST_ELEMENT (self), &self->sdp))
     return FALSE;
@@ -1396,6 +1434,8 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   cfg.dpdk_eal_args = self->common.dpdk_eal_args;
   cfg.dpdk_port = self->common.dpdk_port;
   gst_st2022_transport_config_own_strings (&cfg);
+  two_paths = gst_st2022_legs_config (&self->legs_settings, &cfg, &cfg2);
+  window = self->legs_settings.window_ms;
   pt = self->payload_type;
   ssrc = self->ssrc;
   confirm = self->lock_datagrams;
@@ -1426,6 +1466,14 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   st2022_stream_lock_set_filter (self->lock_gate, pt ? (gint) pt : -1,
       ssrc != G_MAXUINT, ssrc);
   st2022_stream_lock_set_depacketizer (self->lock_gate, self->depay);
+  g_clear_pointer (&self->legs, gst_st2022_src_legs_free);
+  if (two_paths) {
+    self->legs = gst_st2022_src_legs_new (GST_ELEMENT (self), transport,
+        &cfg2, window, self->t, self->lock_gate, self->depay, confirm,
+        pt ? (gint) pt : -1, ssrc != G_MAXUINT, ssrc);
+    if (self->legs == NULL)
+      goto legs_failed;
+  }
   self->fmt = NULL;
   self->stream_fmt = NULL;
   self->want_fmt = NULL;
@@ -1447,6 +1495,15 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
     return FALSE;
   }
   return TRUE;
+
+  /* ERRORS */
+legs_failed:
+  {
+    g_clear_pointer (&self->depay, st2022_depacketizer_free);
+    g_clear_pointer (&self->lock_gate, st2022_stream_lock_free);
+    g_clear_pointer (&self->t, vmi_transport_close);
+    return FALSE;
+  }
 }
 
 static gboolean
@@ -1462,6 +1519,7 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
     g_cond_broadcast (&self->cond);
     /* under @lock: the receive thread swaps transports under it */
     vmi_transport_wakeup (self->t);
+    gst_st2022_src_legs_wakeup (self->legs);
     g_mutex_unlock (&self->lock);
     g_thread_join (self->thread);
     self->thread = NULL;
@@ -1469,6 +1527,8 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   g_clear_pointer (&self->swap_t, vmi_transport_close);
   g_atomic_int_set (&self->swap_pending, 0);
   self->swap_since = 0;
+  if (self->legs)
+    gst_st2022_src_legs_stop (self->legs);
   if (self->depay && !self->eos_posted) {
     gst_st2022_src_update_stats (self);
     gst_st2022_src_post_stats (self);

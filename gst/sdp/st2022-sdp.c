@@ -60,6 +60,7 @@ typedef struct
   gchar *fmtp[128];
   gchar *ts_refclk;
   gchar *mediaclk;
+  gchar *mid;                   /* a=mid (RFC 5888) */
 } Media;
 
 typedef struct
@@ -71,6 +72,9 @@ typedef struct
   gboolean have_o, have_s, have_t;
   gchar *origin;
   gchar *name;
+  /* a=group:DUP (RFC 7104): the two mids, NULL without one */
+  gchar **dup;
+  gchar *taken_mid;             /* the mid of the stream taken */
 } Session;
 
 /* The line as quoted in errors: printable ASCII, at most MAX_QUOTE. */
@@ -172,6 +176,7 @@ media_clear (Media * m)
     g_free (m->fmtp[i]);
   g_free (m->ts_refclk);
   g_free (m->mediaclk);
+  g_free (m->mid);
   memset (m, 0, sizeof (*m));
   m->pt = -1;
 }
@@ -294,6 +299,40 @@ parse_filter (const gchar * value, Filter * f, guint line_no,
   ok = TRUE;
 out:
   g_ptr_array_free (w, TRUE);
+  g_strfreev (tok);
+  return ok;
+}
+
+/* a=group:DUP <mid> <mid> (RFC 7104; session level) */
+static gboolean
+parse_dup (const gchar * value, Session * s, guint line_no,
+    const gchar * line, GError ** error)
+{
+  gchar **tok = g_strsplit_set (value, " ", -1);
+  GPtrArray *w = g_ptr_array_new ();
+  gboolean ok = FALSE;
+  guint i;
+
+  for (i = 0; tok[i]; i++)
+    if (*tok[i])
+      g_ptr_array_add (w, g_strdup (tok[i]));
+  if (s->dup) {
+    line_error (error, ST2022_SDP_ERROR_UNSUPPORTED, line_no, line,
+        "a second DUP group: a receiver here takes one stream on two paths");
+    goto out;
+  }
+  if (w->len != 2 || strcmp (w->pdata[0], w->pdata[1]) == 0) {
+    line_error (error, ST2022_SDP_ERROR_UNSUPPORTED, line_no, line,
+        "expected a=group:DUP <primary mid> <secondary mid>: two paths");
+    goto out;
+  }
+  g_ptr_array_add (w, NULL);
+  s->dup = (gchar **) g_ptr_array_free (w, FALSE);
+  w = NULL;
+  ok = TRUE;
+out:
+  if (w)
+    g_ptr_array_free (w, TRUE);
   g_strfreev (tok);
   return ok;
 }
@@ -490,15 +529,52 @@ parse_fmtp (const gchar * value, Media * m, guint line_no, const gchar * line,
   return TRUE;
 }
 
-/* Takes @m as the stream when it is ST 2022-6 and none was taken yet. */
+/* @m (ST 2022-6, of the DUP group) as the second path */
 static gboolean
-finish_media (Media * m, const Session * s, St2022Sdp * out,
+finish_secondary (Media * m, const Session * s, St2022Sdp * out,
+    GError ** error)
+{
+  const Conn *c = m->conn.set ? &m->conn : &s->conn;
+  const Filter *f = m->filter.line ? &m->filter : &s->filter;
+
+  if (!c->set)
+    return line_error (error, ST2022_SDP_ERROR_INVALID, m->line_no, m->line,
+        "no c= line for the second stream of the DUP group: add c=IN IP4 "
+        "<address> to it");
+  if (m->port == 0)
+    return line_error (error, ST2022_SDP_ERROR_INVALID, m->line_no, m->line,
+        "port 0 means the stream is disabled");
+  if ((guint) m->pt != out->payload_type)
+    return line_error (error, ST2022_SDP_ERROR_UNSUPPORTED, m->line_no,
+        m->line, "the two streams of a DUP group carry one stream: use payload "
+        "type %u here too", out->payload_type);
+  out->has_secondary = TRUE;
+  out->secondary_address = g_strdup (c->address);
+  out->secondary_multicast = c->multicast;
+  out->secondary_port = m->port;
+  out->secondary_source_address = f->line ? g_strdup (f->src) : NULL;
+  return TRUE;
+}
+
+/* Takes @m as the stream when it is ST 2022-6 and none was taken yet (with
+ * a DUP group, only one of the group's). */
+static gboolean
+finish_media (Media * m, Session * s, St2022Sdp * out,
     gboolean * taken, Media * rejected, GError ** error)
 {
   const Conn *c;
   const Filter *f;
-  if (!m->line || !m->candidate || *taken)
+  if (!m->line || !m->candidate)
     return TRUE;
+  if (*taken) {
+    /* ST 2022-7: the group's other stream is the second path */
+    if (s->dup && m->pt >= 0 && m->mid && !out->has_secondary
+        && s->taken_mid && strcmp (m->mid, s->taken_mid) != 0
+        && (strcmp (m->mid, s->dup[0]) == 0
+            || strcmp (m->mid, s->dup[1]) == 0))
+      return finish_secondary (m, s, out, error);
+    return TRUE;
+  }
   if (m->pt < 0) {
     /* remembered for the error if no media is ST 2022-6 */
     if (rejected->line == NULL) {
@@ -523,7 +599,11 @@ finish_media (Media * m, const Session * s, St2022Sdp * out,
         "the filter is for %s but the stream goes to %s", f->dest,
         c->address);
 
+  if (s->dup && (m->mid == NULL || (strcmp (m->mid, s->dup[0]) != 0
+              && strcmp (m->mid, s->dup[1]) != 0)))
+    return TRUE;                /* not one of the group's streams */
   *taken = TRUE;
+  s->taken_mid = g_strdup (m->mid);
   out->address = g_strdup (c->address);
   out->ipv6 = c->ipv6;
   out->multicast = c->multicast;
@@ -553,6 +633,8 @@ st2022_sdp_clear (St2022Sdp * sdp)
   g_free (sdp->troff);
   g_free (sdp->ts_refclk);
   g_free (sdp->mediaclk);
+  g_free (sdp->secondary_address);
+  g_free (sdp->secondary_source_address);
   memset (sdp, 0, sizeof (*sdp));
 }
 
@@ -689,6 +771,12 @@ st2022_sdp_parse (const gchar * text, gssize len, St2022Sdp * out,
           target = m.line ? &m.ts_refclk : &s.ts_refclk;
         } else if (nl == 8 && strncmp (v, "mediaclk", 8) == 0) {
           target = m.line ? &m.mediaclk : &s.mediaclk;
+        } else if (nl == 3 && strncmp (v, "mid", 3) == 0 && m.line) {
+          target = &m.mid;
+        } else if (nl == 5 && strncmp (v, "group", 5) == 0
+            && g_str_has_prefix (val, "DUP ") && !m.line) {
+          if (!parse_dup (val + 4, &s, no, line, error))
+            goto out;
         }
         if (target) {
           g_free (*target);
@@ -731,6 +819,28 @@ st2022_sdp_parse (const gchar * text, gssize len, St2022Sdp * out,
           "/27000000");
     goto out;
   }
+  if (s.dup && !out->has_secondary) {
+    g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_INVALID,
+        "a=group:DUP %s %s: no second ST 2022-6 stream with a=mid:%s",
+        s.dup[0], s.dup[1], strcmp (s.taken_mid, s.dup[0]) == 0 ?
+        s.dup[1] : s.dup[0]);
+    goto out;
+  }
+  if (s.dup && strcmp (s.taken_mid, s.dup[1]) == 0) {
+    /* the group's order says which path is which, not the m= order */
+    gchar *a = out->address, *f = out->source_address;
+    gboolean mc = out->multicast;
+    guint16 port = out->port;
+
+    out->address = out->secondary_address;
+    out->multicast = out->secondary_multicast;
+    out->port = out->secondary_port;
+    out->source_address = out->secondary_source_address;
+    out->secondary_address = a;
+    out->secondary_multicast = mc;
+    out->secondary_port = port;
+    out->secondary_source_address = f;
+  }
   out->session_name = g_strdup (s.name);
   out->origin_address = g_strdup (s.origin);
   ok = TRUE;
@@ -746,6 +856,8 @@ out:
   g_free (s.mediaclk);
   g_free (s.origin);
   g_free (s.name);
+  g_strfreev (s.dup);
+  g_free (s.taken_mid);
   g_strfreev (lines);
   return ok;
 }
@@ -810,6 +922,43 @@ fail:
   return FALSE;
 }
 
+/* One m= section: the stream sent to @address:@port (from @origin), with
+ * a=mid:@mid when @mid. FALSE (@error) when @address is not numeric. */
+static gboolean
+write_media (GString * s, const St2022SdpDescription * d,
+    const gchar * address, guint16 port, const gchar * origin,
+    const gchar * refclk_mac, const gchar * mid, GError ** error)
+{
+  gboolean dst_v6 = strchr (address, ':') != NULL, dst_mc;
+  gboolean org_v6 = origin && strchr (origin, ':') != NULL;
+
+  if (!classify_address (address, dst_v6, &dst_mc)) {
+    g_set_error (error, ST2022_SDP_ERROR, ST2022_SDP_ERROR_INVALID,
+        "destination '%s' is not a numeric IPv4 or IPv6 address", address);
+    return FALSE;
+  }
+  g_string_append_printf (s, "m=video %u RTP/AVP %u\r\n", port,
+      d->payload_type);
+  /* RFC 4566: an IPv4 group carries its TTL, IPv6 and unicast do not */
+  if (dst_mc && !dst_v6)
+    g_string_append_printf (s, "c=IN IP4 %s/%u\r\n", address, d->ttl);
+  else
+    g_string_append_printf (s, "c=IN %s %s\r\n", dst_v6 ? "IP6" : "IP4",
+        address);
+  if (refclk_mac)
+    g_string_append_printf (s, "a=ts-refclk:localmac=%s\r\n", refclk_mac);
+  if (d->source_filter && origin && org_v6 == dst_v6)
+    g_string_append_printf (s, "a=source-filter: incl IN %s %s %s\r\n",
+        dst_v6 ? "IP6" : "IP4", address, origin);
+  g_string_append_printf (s, "a=rtpmap:%u " ST2022_SDP_ENCODING
+      "/27000000\r\n", d->payload_type);
+  if (d->tp)
+    g_string_append_printf (s, "a=fmtp:%u TP=%s\r\n", d->payload_type, d->tp);
+  if (mid)
+    g_string_append_printf (s, "a=mid:%s\r\n", mid);
+  return TRUE;
+}
+
 gchar *
 st2022_sdp_write (const St2022SdpDescription * d, GError ** error)
 {
@@ -839,22 +988,20 @@ st2022_sdp_write (const St2022SdpDescription * d, GError ** error)
   g_string_append_printf (s, "s=%s\r\n",
       d->session_name && *d->session_name ? d->session_name : "ST 2022-6");
   g_string_append (s, "t=0 0\r\n");
-  g_string_append_printf (s, "m=video %u RTP/AVP %u\r\n", d->port,
-      d->payload_type);
-  /* RFC 4566: an IPv4 group carries its TTL, IPv6 and unicast do not */
-  if (dst_mc && !dst_v6)
-    g_string_append_printf (s, "c=IN IP4 %s/%u\r\n", d->address, d->ttl);
-  else
-    g_string_append_printf (s, "c=IN %s %s\r\n", dst_v6 ? "IP6" : "IP4",
-        d->address);
-  if (d->refclk_mac)
-    g_string_append_printf (s, "a=ts-refclk:localmac=%s\r\n", d->refclk_mac);
-  if (d->source_filter && d->origin_address && org_v6 == dst_v6)
-    g_string_append_printf (s, "a=source-filter: incl IN %s %s %s\r\n",
-        dst_v6 ? "IP6" : "IP4", d->address, d->origin_address);
-  g_string_append_printf (s, "a=rtpmap:%u " ST2022_SDP_ENCODING
-      "/27000000\r\n", d->payload_type);
-  if (d->tp)
-    g_string_append_printf (s, "a=fmtp:%u TP=%s\r\n", d->payload_type, d->tp);
+  if (d->secondary_address) {
+    /* RFC 7104: one stream on two paths, the group's first the primary */
+    g_string_append (s, "a=group:DUP primary secondary\r\n");
+    if (!write_media (s, d, d->address, d->port, d->origin_address,
+            d->refclk_mac, "primary", error)
+        || !write_media (s, d, d->secondary_address, d->secondary_port,
+            d->secondary_origin_address, d->secondary_refclk_mac,
+            "secondary", error)) {
+      g_string_free (s, TRUE);
+      return NULL;
+    }
+  } else {
+    write_media (s, d, d->address, d->port, d->origin_address, d->refclk_mac,
+        NULL, NULL);
+  }
   return g_string_free (s, FALSE);
 }

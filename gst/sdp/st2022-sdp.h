@@ -70,6 +70,14 @@ typedef struct
   gchar *ts_refclk;             /* a=ts-refclk value */
   gchar *mediaclk;              /* a=mediaclk value */
   guint media_index;            /* which m= line (0-based) was taken */
+  /* RFC 7104 a=group:DUP <primary mid> <secondary mid> (ST 2022-7): the
+   * second path, from the m= section of the group's second mid (the
+   * fields above are the first's); FALSE without such a group */
+  gboolean has_secondary;
+  gchar *secondary_address;
+  gboolean secondary_multicast;
+  guint16 secondary_port;
+  gchar *secondary_source_address;
 } St2022Sdp;
 
 /* Parses @text (@len bytes, -1 = NUL-terminated; LF or CRLF line ends).
@@ -109,6 +117,14 @@ typedef struct
   const gchar *tp;
   /* a=ts-refclk:localmac=<mac> ("01-23-45-67-89-AB"); NULL = none */
   const gchar *refclk_mac;
+  /* ST 2022-7: the second path's destination and port (and its sender's
+   * address for its source filter); with @secondary_address the SDP is an
+   * RFC 7104 a=group:DUP primary secondary of two m= sections (a=mid:primary,
+   * a=mid:secondary). NULL = one path */
+  const gchar *secondary_address;
+  guint16 secondary_port;
+  const gchar *secondary_origin_address;
+  const gchar *secondary_refclk_mac;
 } St2022SdpDescription;
 
 /* The SDP text (CRLF line ends), or NULL with @error when an address is

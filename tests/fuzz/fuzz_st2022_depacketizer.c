@@ -1,5 +1,7 @@
 /* gst-vmi: libFuzzer target for st2022_header_parse() (and its cached
- * form, checked against it) and st2022_depacketizer_push()
+ * form, checked against it) and st2022_depacketizer_push() into every
+ * output format (raster, UYVP, v210; minimum and padded strides; with and
+ * without a blanking buffer)
  *
  * Copyright (C) 2026 gst-vmi contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,18 +24,21 @@
 typedef struct
 {
   St2022TargetType type;
-  guint8 *buf;
-  gsize size;
+  gboolean blank;               /* UYVP/v210: a blanking buffer too */
+  guint pad;                    /* 0/1: stride at the minimum / 64 more */
   guint in_flight;
   guint busy;                   /* slots in use, bit per slot */
   guint decline;
 } FuzzCtx;
 
 /* Targets of exactly the size the depacketizer demands, so ASan flags any
- * write past them; kept per format, type and slot across runs (a fresh 3-8
- * MB allocation per frame would cost most of the fuzzing time). */
-#define N_FORMATS_MAX 32
-static guint8 *buffers[N_FORMATS_MAX][2][2];
+ * write past them; kept per format, type, stride and slot across runs (a
+ * fresh 3-8 MB allocation per frame would cost most of the fuzzing time).
+ * Every output format (raster, UYVP, v210), each at its minimum stride
+ * and a padded one, with and without a blanking buffer. */
+#define N_FORMATS_MAX 64
+static guint8 *buffers[N_FORMATS_MAX][3][2][2];
+static guint8 *blanks[N_FORMATS_MAX][2];
 
 static guint
 format_index (const St2022Format * fmt)
@@ -51,9 +56,11 @@ fz_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
     St2022Target * t)
 {
   FuzzCtx *c = user;
-  gsize stride = fmt->active_bytes;
+  gsize min = c->type == ST2022_TARGET_V210 ?
+      st2022_picture_min_stride (fmt, ST2022_PIXEL_V210) : fmt->active_bytes;
+  gsize stride = min + 64 * c->pad;
   gsize size = c->type == ST2022_TARGET_RASTER ? fmt->frame_bytes :
-      (gsize) (fmt->height - 1) * stride + fmt->active_bytes;
+      (gsize) (fmt->height - 1) * stride + min;
   guint fi = format_index (fmt), slot;
 
   if (c->decline && (hdr->seq % c->decline) == 0)
@@ -64,13 +71,19 @@ fz_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
       break;
   if (slot == 2 || fi >= N_FORMATS_MAX)
     __builtin_trap ();
-  if (buffers[fi][c->type][slot] == NULL)
-    buffers[fi][c->type][slot] = g_malloc (size);
+  if (buffers[fi][c->type][c->pad][slot] == NULL)
+    buffers[fi][c->type][c->pad][slot] = g_malloc (size);
   c->busy |= 1u << slot;
   t->type = c->type;
-  t->data = buffers[fi][c->type][slot];
+  t->data = buffers[fi][c->type][c->pad][slot];
   t->size = size;
   t->stride = stride;
+  if (c->blank && c->type != ST2022_TARGET_RASTER) {
+    if (blanks[fi][slot] == NULL)
+      blanks[fi][slot] = g_malloc (fmt->frame_bytes);
+    t->blank = blanks[fi][slot];
+    t->blank_size = fmt->frame_bytes;
+  }
   t->user_data = GUINT_TO_POINTER (slot);
   c->in_flight++;
   return TRUE;
@@ -148,9 +161,21 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       __builtin_trap ();
   }
 
+  if (payload[1] == 0) {
+    guint i;
+    /* picture-like bytes (not all zero), so every conversion path sees
+     * varied samples */
+    for (i = 0; i < sizeof (payload); i++)
+      payload[i] = (guint8) (i * 37 + 11);
+  }
   memset (&c, 0, sizeof (c));
-  c.type = data[0] & 1 ? ST2022_TARGET_UYVP : ST2022_TARGET_RASTER;
+  /* data[0]: bit 0 UYVP, else bit 4 v210, else raster; bits 1-3 decline
+   * every Nth frame; bit 5 a blanking buffer; bit 6 a padded stride */
+  c.type = data[0] & 1 ? ST2022_TARGET_UYVP : (data[0] >> 4) & 1 ?
+      ST2022_TARGET_V210 : ST2022_TARGET_RASTER;
   c.decline = (data[0] >> 1) & 7;
+  c.blank = (data[0] >> 5) & 1;
+  c.pad = (data[0] >> 6) & 1;
   d = st2022_depacketizer_new (&fz_callbacks, &c);
   st2022_depacketizer_set_reorder_window (d, 1 + data[1]);
 

@@ -2,8 +2,9 @@
 # gst-vmi: seed inputs for fuzz_st2022_depacketizer (see docs/st2022-6.md,
 # "Fuzzing").  Usage: make_seeds_st2022.py tests/fuzz/corpus/st2022_depacketizer
 #
-# Input layout (see the fuzz target): byte 0 bit 0 = UYVP target, bits 1-3
-# = decline every n-th frame start; byte 1 = reorder window - 1; byte 2
+# Input layout (see the fuzz target): byte 0 bit 0 = UYVP target, bit 4 =
+# v210 target (when bit 0 is clear), bit 5 = a blanking buffer, bit 6 = a
+# padded stride, bits 1-3 = decline every n-th frame start; byte 1 = reorder window - 1; byte 2
 # unused; then records.  A structured record is 9 bytes: op (bits 0-2 != 0;
 # bit 3 marker, bit 4 SSRC, bit 5 no video timestamp, bits 6-7 == 3: flip a
 # header bit), format index, seq (big endian), FRCount, RTP ts, VTS (2 B),
@@ -56,6 +57,18 @@ def main():
         "2048p24_loss": stream(FMT_2048P24, N_2048P24, 1, 65500, 0,
                                drop={(0, 1000)}),
         "720p25_mid": stream(FMT_720P25, N_720P25, 2, 7, 3)[3 + 9 * 5000:],
+        # v210 (flags bit 4): a whole frame; with loss, a blanking buffer
+        # (bit 5) and a padded stride (bit 6); short starts of each kind
+        "720p_frame_v210": stream(FMT_720P60, N_720P, 1, 40, 2, flags=0x10),
+        "720p_loss_v210_blank_pad": stream(FMT_720P60, N_720P, 2, 65530, 4,
+                                           drop={(0, 7), (0, 8), (1, 100)},
+                                           flags=0x70),
+        "720p_start_v210": stream(FMT_720P60, N_720P, 1, 0, 0,
+                                  flags=0x10)[:3 + 9 * 300],
+        "720p_start_uyvp_blank_pad": stream(FMT_720P60, N_720P, 1, 0, 0,
+                                            flags=0x61)[:3 + 9 * 300],
+        "2048p24_v210_start": stream(FMT_2048P24, N_2048P24, 1, 9, 0,
+                                     flags=0x50)[:3 + 9 * 400],
     }
     for name, data in seeds.items():
         with open(os.path.join(d, name), "wb") as f:

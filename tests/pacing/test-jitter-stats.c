@@ -1,6 +1,7 @@
 /* gst-vmi: unit tests of vmi-jitter's statistics core on synthetic series
  * (tools/vmi-jitter-stats.c): ΔT figures, spike detection, and the
- * receiver buffer b > 2 f J.
+ * receiver buffer b > 2 f J; the tracefs line parser on lines as the
+ * kernel prints them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +9,7 @@
 #include <math.h>
 
 #include "vmi-jitter-stats.h"
+#include "vmi-jitter-trace.h"
 
 #define T_1080I 7410.0
 #define F_1080I (4497.0 * 30000.0 / 1001.0)
@@ -177,6 +179,40 @@ GST_START_TEST (test_estimated_period)
 
 GST_END_TEST;
 
+GST_START_TEST (test_trace_lines)
+{
+  VmiJitterEvent ev;
+
+  fail_unless (vmi_jitter_trace_parse_line ("          <idle>-0       [001] "
+          "d.h1.  1234.567890: irq_handler_entry: irq=25 name=virtio0-input.0",
+          &ev));
+  fail_unless_equals_int (ev.kind, VMI_JITTER_EV_IRQ);
+  fail_unless_equals_int (ev.cpu, 1);
+  assert_close (ev.ts_ns, 1234567890000.0);
+  /* a task name with brackets and blanks; no irq-info column */
+  fail_unless (vmi_jitter_trace_parse_line ("  kworker/u4:2 [x]-77 [000]   "
+          "17.000001: netif_receive_skb: dev=lo skbaddr=0x0 len=1400", &ev));
+  fail_unless_equals_int (ev.kind, VMI_JITTER_EV_NET);
+  fail_unless_equals_int (ev.cpu, 0);
+  assert_close (ev.ts_ns, 17000001000.0);
+  fail_unless (vmi_jitter_trace_parse_line ("  vmi-jitter-9 [012] d..2. "
+          "5.000002: sched_switch: prev_comm=vmi-jitter prev_pid=9", &ev));
+  fail_unless_equals_int (ev.kind, VMI_JITTER_EV_SCHED);
+  fail_unless_equals_int (ev.cpu, 12);
+  fail_unless (vmi_jitter_trace_parse_line ("  ksoftirqd/0-14 [000] ..s1. "
+          "5.000003: napi_poll: napi poll on napi struct 0x0 for device lo "
+          "work 1 budget 64", &ev));
+  fail_unless_equals_int (ev.kind, VMI_JITTER_EV_NAPI);
+  /* headers, other events, garbage */
+  fail_if (vmi_jitter_trace_parse_line ("# tracer: nop", &ev));
+  fail_if (vmi_jitter_trace_parse_line ("  a-1 [000] .... 1.000000: "
+          "irq_handler_exit: irq=1 ret=handled", &ev));
+  fail_if (vmi_jitter_trace_parse_line ("  a-1 [000] .... x: y", &ev));
+  fail_if (vmi_jitter_trace_parse_line ("", &ev));
+}
+
+GST_END_TEST;
+
 static Suite *
 jitter_stats_suite (void)
 {
@@ -189,6 +225,7 @@ jitter_stats_suite (void)
   tcase_add_test (tc, test_buffer_formula);
   tcase_add_test (tc, test_sink_burst);
   tcase_add_test (tc, test_estimated_period);
+  tcase_add_test (tc, test_trace_lines);
   return s;
 }
 

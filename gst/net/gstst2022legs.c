@@ -1,0 +1,749 @@
+/* gst-vmi
+ * Copyright (C) 2026 gst-vmi developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstst2022legs.h"
+#include "vmi-transport-dual.h"
+#include "st2022/st2022-seamless.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_st2022_legs_debug);
+#define GST_CAT_DEFAULT gst_st2022_legs_debug
+
+#define DEFAULT_PROP_PORT -1
+#define DEFAULT_PROP_DPDK_PORT -1
+#define DEFAULT_PROP_SEAMLESS_WINDOW ST2022_SEAMLESS_DEFAULT_WINDOW_MS
+
+/* datagrams per recv_burst() and path */
+#define LEGS_BURST 64
+/* while a path carries the stream, the longest the receive thread waits on
+ * one path before it looks at the other (µs): what that other path's
+ * datagrams may wait in its socket buffer, far inside any window */
+#define LEGS_SLICE_US 1000
+/* datagrams per millisecond at the highest rate (3G 1080p): sizes the
+ * merge's ring for the window */
+#define LEGS_MAX_RATE_PER_MS 270
+
+static const gchar *const path_names[2] = { "primary", "secondary" };
+
+static void
+legs_debug_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_st2022_legs_debug, "st2022legs", 0,
+        "ST 2022-7 paths");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/* --- properties ---------------------------------------------------------- */
+
+void
+gst_st2022_legs_install_properties (GObjectClass * klass, guint first_id,
+    gboolean is_sink)
+{
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+
+  legs_debug_init ();
+  if (is_sink) {
+    /**
+     * GstSt2022Sink:secondary-host:
+     *
+     * ST 2022-7: the destination of the second path. When set, every
+     * datagram goes to both `host` and this, identical (SSRC, sequence
+     * numbers, timestamps, payload), each path on its own socket or port.
+     * NULL: one path.
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_ADDRESS,
+        g_param_spec_string ("secondary-host", "Secondary host",
+            "ST 2022-7: destination of the second path (NULL = one path)",
+            NULL, rw));
+  } else {
+    /**
+     * GstSt2022Src:secondary-address:
+     *
+     * ST 2022-7: the local address (a multicast group is joined) of the
+     * second path. When set, the element receives both paths and merges
+     * them: the first copy of each datagram wins. NULL: one path.
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_ADDRESS,
+        g_param_spec_string ("secondary-address", "Secondary address",
+            "ST 2022-7: address of the second path (NULL = one path)",
+            NULL, rw));
+  }
+  /**
+   * GstSt2022Sink:secondary-port:
+   *
+   * UDP port of the second path; -1: the same as `port`.
+   */
+  /**
+   * GstSt2022Src:secondary-port:
+   *
+   * UDP port of the second path; -1: the same as `port`; 0: an ephemeral
+   * port (socket transport), read back after start (notify).
+   */
+  g_object_class_install_property (klass, first_id + GST_ST2022_LEGS_PROP_PORT,
+      g_param_spec_int ("secondary-port", "Secondary port",
+          "UDP port of the second path (-1 = port)", -1, 65535,
+          DEFAULT_PROP_PORT, rw));
+  /**
+   * GstSt2022Sink:secondary-multicast-iface:
+   *
+   * Interface for the second path's multicast (NULL: the routing table's).
+   */
+  /**
+   * GstSt2022Src:secondary-multicast-iface:
+   *
+   * Interface to join the second path's group on (NULL: the routing
+   * table's).
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_LEGS_PROP_MULTICAST_IFACE,
+      g_param_spec_string ("secondary-multicast-iface",
+          "Secondary multicast interface",
+          "Network interface of the second path's multicast", NULL, rw));
+  /**
+   * GstSt2022Sink:secondary-iface:
+   *
+   * transport=packet: the second path's network interface (required with
+   * a second path).
+   */
+  /**
+   * GstSt2022Src:secondary-iface:
+   *
+   * transport=packet: the second path's network interface (required with
+   * a second path).
+   */
+  g_object_class_install_property (klass, first_id + GST_ST2022_LEGS_PROP_IFACE,
+      g_param_spec_string ("secondary-iface", "Secondary interface",
+          "transport=packet: network interface of the second path", NULL,
+          rw));
+  /**
+   * GstSt2022Sink:secondary-dpdk-port:
+   *
+   * transport=dpdk: the second path's port in the same EAL; -1: `dpdk-port`
+   * + 1.
+   */
+  /**
+   * GstSt2022Src:secondary-dpdk-port:
+   *
+   * transport=dpdk: the second path's port in the same EAL; -1: `dpdk-port`
+   * + 1.
+   */
+  g_object_class_install_property (klass,
+      first_id + GST_ST2022_LEGS_PROP_DPDK_PORT,
+      g_param_spec_int ("secondary-dpdk-port", "Secondary DPDK port",
+          "transport=dpdk: port of the second path (-1 = dpdk-port + 1)", -1,
+          G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, rw));
+  if (is_sink) {
+    /**
+     * GstSt2022Sink:secondary-bind-address:
+     *
+     * The second path's source IPv4 (raw transports) or local bind address
+     * (sockets); NULL: the interface's own.
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_BIND_ADDRESS,
+        g_param_spec_string ("secondary-bind-address",
+            "Secondary bind address",
+            "Source address of the second path (NULL = the interface's)",
+            NULL, rw));
+    /**
+     * GstSt2022Sink:secondary-destination-mac:
+     *
+     * Raw transports, unicast: the second path's next-hop MAC; NULL or "":
+     * resolved by ARP on that port.
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_DESTINATION_MAC,
+        g_param_spec_string ("secondary-destination-mac",
+            "Secondary destination MAC",
+            "Raw transports: MAC of the second path's next hop (NULL = ARP)",
+            NULL, rw));
+  } else {
+    /**
+     * GstSt2022Src:secondary-source-address:
+     *
+     * Source-specific multicast on the second path (NULL: any source).
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_SOURCE_ADDRESS,
+        g_param_spec_string ("secondary-source-address",
+            "Secondary source address",
+            "Sender address for source-specific multicast on the second path",
+            NULL, rw));
+    /**
+     * GstSt2022Src:seamless-window:
+     *
+     * The largest path differential (ms) the merge absorbs: a datagram one
+     * path misses is waited for this long on the other. Datagrams arriving
+     * later than that behind their first copy are counted out of window.
+     * Also bounded by 32768 datagrams (about 240 ms at 1080i59.94): a
+     * sequence number cannot say more.
+     */
+    g_object_class_install_property (klass,
+        first_id + GST_ST2022_LEGS_PROP_SEAMLESS_WINDOW,
+        g_param_spec_uint ("seamless-window", "Seamless window",
+            "ST 2022-7: largest path differential absorbed, ms", 1,
+            ST2022_SEAMLESS_MAX_WINDOW_MS, DEFAULT_PROP_SEAMLESS_WINDOW, rw));
+  }
+}
+
+void
+gst_st2022_legs_settings_init (GstSt2022LegsSettings * s, gboolean is_sink)
+{
+  memset (s, 0, sizeof (*s));
+  s->is_sink = is_sink;
+  s->port = DEFAULT_PROP_PORT;
+  s->dpdk_port = DEFAULT_PROP_DPDK_PORT;
+  s->window_ms = DEFAULT_PROP_SEAMLESS_WINDOW;
+}
+
+void
+gst_st2022_legs_settings_clear (GstSt2022LegsSettings * s)
+{
+  g_clear_pointer (&s->address, g_free);
+  g_clear_pointer (&s->multicast_iface, g_free);
+  g_clear_pointer (&s->iface, g_free);
+  g_clear_pointer (&s->bind_address, g_free);
+  g_clear_pointer (&s->destination_mac, g_free);
+  g_clear_pointer (&s->source_address, g_free);
+}
+
+static gchar **
+legs_string (GstSt2022LegsSettings * s, guint prop)
+{
+  switch (prop) {
+    case GST_ST2022_LEGS_PROP_ADDRESS:
+      return &s->address;
+    case GST_ST2022_LEGS_PROP_MULTICAST_IFACE:
+      return &s->multicast_iface;
+    case GST_ST2022_LEGS_PROP_IFACE:
+      return &s->iface;
+    case GST_ST2022_LEGS_PROP_BIND_ADDRESS:
+      return &s->bind_address;
+    case GST_ST2022_LEGS_PROP_DESTINATION_MAC:
+      return &s->destination_mac;
+    case GST_ST2022_LEGS_PROP_SOURCE_ADDRESS:
+      return &s->source_address;
+    default:
+      return NULL;
+  }
+}
+
+gboolean
+gst_st2022_legs_set_property (GstSt2022LegsSettings * s, guint first_id,
+    guint prop_id, const GValue * value)
+{
+  guint prop = prop_id - first_id;
+  gchar **str;
+
+  if (prop_id < first_id || prop >= GST_ST2022_LEGS_N_PROPS)
+    return FALSE;
+  str = legs_string (s, prop);
+  if (str) {
+    g_free (*str);
+    *str = g_value_dup_string (value);
+  } else if (prop == GST_ST2022_LEGS_PROP_PORT) {
+    s->port = g_value_get_int (value);
+  } else if (prop == GST_ST2022_LEGS_PROP_DPDK_PORT) {
+    s->dpdk_port = g_value_get_int (value);
+  } else {
+    s->window_ms = g_value_get_uint (value);
+  }
+  return TRUE;
+}
+
+gboolean
+gst_st2022_legs_get_property (const GstSt2022LegsSettings * s,
+    guint first_id, guint prop_id, GValue * value)
+{
+  guint prop = prop_id - first_id;
+  gchar **str;
+
+  if (prop_id < first_id || prop >= GST_ST2022_LEGS_N_PROPS)
+    return FALSE;
+  str = legs_string ((GstSt2022LegsSettings *) s, prop);
+  if (str)
+    g_value_set_string (value, *str);
+  else if (prop == GST_ST2022_LEGS_PROP_PORT)
+    g_value_set_int (value, s->port);
+  else if (prop == GST_ST2022_LEGS_PROP_DPDK_PORT)
+    g_value_set_int (value, s->dpdk_port);
+  else
+    g_value_set_uint (value, s->window_ms);
+  return TRUE;
+}
+
+gboolean
+gst_st2022_legs_config (const GstSt2022LegsSettings * s,
+    const VmiTransportConfig * primary, VmiTransportConfig * out)
+{
+  if (s->address == NULL || *s->address == '\0')
+    return FALSE;
+  *out = *primary;
+  out->address = s->address;
+  if (s->port >= 0)
+    out->port = s->port;
+  out->multicast_iface = s->multicast_iface;
+  out->iface = s->iface;
+  out->dpdk_port = s->dpdk_port >= 0 ? s->dpdk_port : primary->dpdk_port + 1;
+  if (s->is_sink) {
+    out->bind_address = s->bind_address;
+    out->destination_mac = s->destination_mac;
+  } else {
+    out->source_address = s->source_address;
+  }
+  gst_st2022_transport_config_own_strings (out);
+  return TRUE;
+}
+
+/* The second path of a raw transport needs its own interface. */
+static gboolean
+legs_check_iface (GstElement * element, GstSt2022Transport kind,
+    const VmiTransportConfig * cfg2)
+{
+  if (kind == GST_ST2022_TRANSPORT_PACKET && (cfg2->iface == NULL
+          || *cfg2->iface == '\0')) {
+    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+        ("a second path on transport=packet needs secondary-iface: set it "
+            "to the network interface of the second path"), (NULL));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* --- st2022sink ---------------------------------------------------------- */
+
+VmiTransport *
+gst_st2022_legs_sink_open (GstElement * sink, VmiTransport * t,
+    GstSt2022Transport kind, const VmiTransportConfig * cfg2,
+    guint required_caps, const gchar * required_by)
+{
+  VmiTransport *t2;
+
+  if (!legs_check_iface (sink, kind, cfg2))
+    goto failed;
+  t2 = gst_st2022_transport_open (sink, kind, cfg2, required_caps,
+      required_by);
+  if (t2 == NULL)
+    goto failed;
+  GST_INFO_OBJECT (sink, "second path to %s:%u", cfg2->address, cfg2->port);
+  return vmi_transport_dual_new (t, t2);
+
+failed:
+  vmi_transport_close (t);
+  return NULL;
+}
+
+static void
+legs_post_path (GstElement * element, guint path, gboolean up,
+    const gchar * why)
+{
+  gst_element_post_message (element,
+      gst_message_new_element (GST_OBJECT (element),
+          gst_structure_new ("st2022-path", "path", G_TYPE_STRING,
+              path_names[path], "state", G_TYPE_STRING, up ? "up" : "down",
+              NULL)));
+  if (up)
+    GST_ELEMENT_INFO (element, RESOURCE, FAILED,
+        ("ST 2022-7: the %s path is back", path_names[path]), (NULL));
+  else
+    GST_ELEMENT_WARNING (element, RESOURCE, FAILED,
+        ("ST 2022-7: the %s path is down (%s); the stream goes on on the %s "
+            "path alone", path_names[path], why, path_names[1 - path]),
+        (NULL));
+}
+
+void
+gst_st2022_legs_sink_check (GstElement * sink, VmiTransport * t,
+    gboolean * was_up)
+{
+  guint i;
+
+  if (!vmi_transport_is_dual (t))
+    return;
+  for (i = 0; i < 2; i++) {
+    VmiTransportDualLeg leg;
+    gchar *msg = NULL;
+
+    vmi_transport_dual_get_leg (t, i, &leg, &msg);
+    if (leg.up != was_up[i]) {
+      was_up[i] = leg.up;
+      legs_post_path (sink, i, leg.up, msg ? msg : "send failed");
+    }
+    g_free (msg);
+  }
+}
+
+void
+gst_st2022_legs_sink_add_stats (VmiTransport * t, GstStructure * s)
+{
+  VmiTransportDualLeg p, q;
+
+  if (!vmi_transport_is_dual (t))
+    return;
+  vmi_transport_dual_get_leg (t, 0, &p, NULL);
+  vmi_transport_dual_get_leg (t, 1, &q, NULL);
+  gst_structure_set (s,
+      "packets-primary", G_TYPE_UINT64, p.sent,
+      "packets-secondary", G_TYPE_UINT64, q.sent,
+      "packets-failed-primary", G_TYPE_UINT64, p.failed,
+      "packets-failed-secondary", G_TYPE_UINT64, q.failed,
+      "path-failures-primary", G_TYPE_UINT64, p.failures,
+      "path-failures-secondary", G_TYPE_UINT64, q.failures, NULL);
+}
+
+/* --- st2022src ----------------------------------------------------------- */
+
+struct _GstSt2022SrcLegs
+{
+  GstElement *element;
+  VmiTransport *t[2];           /* the primary is the element's */
+  St2022StreamLock *lock[2];    /* the primary's is the element's */
+  St2022Depacketizer *depay;
+  St2022Seamless *merge;
+  VmiRxSlot rx[2][LEGS_BURST];
+  gint n[2];
+  guint64 dropped_told[2];
+  /* path state: last datagram of the stream (monotonic µs), posted down */
+  gint64 last_mono[2];
+  gboolean down[2];
+  guint wait_leg;
+  gboolean stopped;             /* the merge's flush feeds nothing more */
+
+  /* under the element's object lock */
+  St2022SeamlessStats stats;
+  St2022LockStats lstats[2];
+  guint64 overflow2;
+};
+
+static void
+legs_emit (gpointer user_data, const guint8 * data, gsize len,
+    guint64 arrival_ns, St2022SeamlessPath path)
+{
+  GstSt2022SrcLegs *l = user_data;
+
+  if (!l->stopped)
+    st2022_depacketizer_push (l->depay, data, len, arrival_ns);
+}
+
+static void
+legs_resync (gpointer user_data)
+{
+  GstSt2022SrcLegs *l = user_data;
+
+  GST_INFO_OBJECT (l->element, "merged stream starts over");
+  if (!l->stopped)
+    st2022_depacketizer_flush (l->depay);
+}
+
+static const St2022SeamlessCallbacks legs_callbacks = {
+  legs_emit,
+  legs_resync,
+};
+
+GstSt2022SrcLegs *
+gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
+    const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary,
+    St2022StreamLock * primary_lock, St2022Depacketizer * depay,
+    guint confirm, gint payload_type, gboolean filter_ssrc, guint32 ssrc)
+{
+  GstSt2022SrcLegs *l;
+  VmiTransport *t2;
+
+  if (!legs_check_iface (src, kind, cfg2))
+    return NULL;
+  t2 = gst_st2022_transport_open (src, kind, cfg2, 0, NULL);
+  if (t2 == NULL)
+    return NULL;
+  if (cfg2->port == 0) {
+    guint16 port = vmi_transport_get_local_port (t2);
+
+    if (port == 0) {
+      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
+          ("secondary-port=0 (an ephemeral port) needs transport=socket; set "
+              "secondary-port to the second path's UDP port"), (NULL));
+      vmi_transport_close (t2);
+      return NULL;
+    }
+    g_object_set (src, "secondary-port", (gint) port, NULL);
+  }
+
+  l = g_new0 (GstSt2022SrcLegs, 1);
+  l->element = src;
+  l->t[0] = primary;
+  l->t[1] = t2;
+  l->lock[0] = primary_lock;
+  l->lock[1] = st2022_stream_lock_new (confirm);
+  st2022_stream_lock_set_filter (l->lock[1], payload_type, filter_ssrc, ssrc);
+  /* the depacketizer's frame mapping is the stream's, whichever path a
+   * datagram took */
+  st2022_stream_lock_set_depacketizer (l->lock[1], depay);
+  l->depay = depay;
+  l->merge = st2022_seamless_new (window_ms,
+      window_ms * LEGS_MAX_RATE_PER_MS + 2 * ST2022_SEAMLESS_REORDER,
+      &legs_callbacks, l);
+  l->last_mono[0] = l->last_mono[1] = g_get_monotonic_time ();
+  GST_INFO_OBJECT (src, "second path on %s:%u, window %u ms", cfg2->address,
+      cfg2->port, window_ms);
+  return l;
+}
+
+void
+gst_st2022_src_legs_stop (GstSt2022SrcLegs * l)
+{
+  if (l->merge == NULL)
+    return;
+  l->stopped = TRUE;
+  st2022_seamless_flush (l->merge);
+  gst_st2022_src_legs_update_stats (l);
+  g_clear_pointer (&l->merge, st2022_seamless_free);
+  g_clear_pointer (&l->lock[1], st2022_stream_lock_free);
+  g_clear_pointer (&l->t[1], vmi_transport_close);
+  l->lock[0] = NULL;
+  l->t[0] = NULL;
+  l->depay = NULL;
+}
+
+void
+gst_st2022_src_legs_free (GstSt2022SrcLegs * l)
+{
+  if (l == NULL)
+    return;
+  gst_st2022_src_legs_stop (l);
+  g_free (l);
+}
+
+gint
+gst_st2022_src_legs_recv (GstSt2022SrcLegs * l, gint64 timeout_us,
+    GError ** error)
+{
+  guint i, w;
+  gint64 wait;
+
+  for (i = 0; i < 2; i++) {
+    l->n[i] = vmi_transport_recv_burst (l->t[i], l->rx[i], LEGS_BURST, 0,
+        error);
+    if (l->n[i] < 0)
+      return -1;
+  }
+  if (l->n[0] + l->n[1] > 0) {
+    l->wait_leg = l->n[0] > 0 ? 0 : 1;
+    return l->n[0] + l->n[1];
+  }
+  /* nothing on either: wait on the one that carried the stream last, in
+   * short slices while the other may have something too */
+  w = l->wait_leg;
+  wait = st2022_seamless_path_live (l->merge, 1 - w) ?
+      MIN (timeout_us, LEGS_SLICE_US) : timeout_us;
+  l->n[w] = vmi_transport_recv_burst (l->t[w], l->rx[w], LEGS_BURST, wait,
+      error);
+  if (l->n[w] < 0)
+    return -1;
+  return l->n[w];
+}
+
+static inline guint64
+legs_key (const St2022Header * h)
+{
+  return (guint64) h->ssrc | (guint64) h->payload_type << 32 |
+      (guint64) h->frame << 40 | (guint64) h->frate << 48 |
+      (guint64) h->sample << 56;
+}
+
+static void
+legs_merge (GstSt2022SrcLegs * l, guint p, const guint8 * data, gsize len,
+    const St2022Header * h, guint64 now)
+{
+  st2022_seamless_push (l->merge, (St2022SeamlessPath) p, legs_key (h),
+      h->seq, data, len, now);
+}
+
+/* one path's burst through its lock into the merge */
+static gboolean
+legs_take (GstSt2022SrcLegs * l, guint p, guint64 now)
+{
+  gboolean valid = FALSE;
+  VmiTransportStats ts;
+  gint i;
+
+  if (l->n[p] <= 0)
+    return FALSE;
+  vmi_transport_get_stats (l->t[p], &ts);
+  if (ts.rx_dropped > l->dropped_told[p]) {
+    st2022_stream_lock_note_dropped (l->lock[p],
+        ts.rx_dropped - l->dropped_told[p]);
+    l->dropped_told[p] = ts.rx_dropped;
+  }
+  for (i = 0; i < l->n[p]; i++) {
+    const VmiRxSlot *s = &l->rx[p][i];
+    St2022Header h;
+    guint k, nr;
+
+    switch (st2022_stream_lock_push (l->lock[p], s->data, s->len, &h)) {
+      case ST2022_LOCK_ACCEPT:
+        valid = TRUE;
+        legs_merge (l, p, s->data, s->len, &h, now);
+        break;
+      case ST2022_LOCK_INVALID:
+        /* counted (and rejected) by the depacketizer */
+        st2022_depacketizer_push (l->depay, s->data, s->len, now);
+        break;
+      case ST2022_LOCK_RELOCK:
+        valid = TRUE;
+        if (st2022_stream_lock_relock_is_new_stream (l->lock[p]))
+          st2022_seamless_path_restart (l->merge, (St2022SeamlessPath) p);
+        nr = st2022_stream_lock_replay_count (l->lock[p]);
+        for (k = 0; k < nr; k++) {
+          gsize len;
+          const guint8 *d = st2022_stream_lock_replay (l->lock[p], k, &len);
+
+          if (st2022_header_parse (d, len, &h, NULL) == ST2022_OK)
+            legs_merge (l, p, d, len, &h, now);
+        }
+        break;
+      case ST2022_LOCK_FOREIGN:
+      case ST2022_LOCK_OUT_OF_WINDOW:
+        break;
+    }
+  }
+  l->n[p] = 0;
+  return valid;
+}
+
+gboolean
+gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
+    guint64 timeout)
+{
+  gint64 mono = g_get_monotonic_time ();
+  gboolean any = FALSE;
+  guint p;
+
+  for (p = 0; p < 2; p++) {
+    if (legs_take (l, p, now)) {
+      any = TRUE;
+      l->last_mono[p] = mono;
+      if (l->down[p]) {
+        l->down[p] = FALSE;
+        GST_INFO_OBJECT (l->element, "%s path back", path_names[p]);
+        legs_post_path (l->element, p, TRUE, NULL);
+      }
+    } else if (!l->down[p] && timeout > 0
+        && (guint64) (mono - l->last_mono[p]) * 1000 >= timeout
+        && st2022_seamless_path_live (l->merge, 1 - p)) {
+      /* one path silent while the other carries the stream (both silent:
+       * the element's st2022-timeout tells) */
+      gchar *why = g_strdup_printf ("no datagram for %" GST_TIME_FORMAT,
+          GST_TIME_ARGS (timeout));
+
+      l->down[p] = TRUE;
+      GST_INFO_OBJECT (l->element, "%s path down", path_names[p]);
+      legs_post_path (l->element, p, FALSE, why);
+      g_free (why);
+    }
+  }
+  st2022_seamless_advance (l->merge, now);
+  return any;
+}
+
+void
+gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l)
+{
+  if (l) {
+    vmi_transport_wakeup (l->t[0]);
+    vmi_transport_wakeup (l->t[1]);
+  }
+}
+
+void
+gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
+{
+  l->t[0] = t;
+  l->dropped_told[0] = 0;
+  l->n[0] = 0;
+  gst_st2022_src_legs_reset (l);
+}
+
+void
+gst_st2022_src_legs_reset (GstSt2022SrcLegs * l)
+{
+  st2022_seamless_flush (l->merge);
+  st2022_stream_lock_reset (l->lock[1]);
+}
+
+void
+gst_st2022_src_legs_update_stats (GstSt2022SrcLegs * l)
+{
+  St2022SeamlessStats st;
+  St2022LockStats ls[2];
+  VmiTransportStats ts;
+
+  if (l->merge == NULL)
+    return;
+  st2022_seamless_get_stats (l->merge, &st);
+  st2022_stream_lock_get_stats (l->lock[0], &ls[0]);
+  st2022_stream_lock_get_stats (l->lock[1], &ls[1]);
+  vmi_transport_get_stats (l->t[1], &ts);
+  GST_OBJECT_LOCK (l->element);
+  l->stats = st;
+  l->lstats[0] = ls[0];
+  l->lstats[1] = ls[1];
+  l->overflow2 = ts.rx_dropped;
+  GST_OBJECT_UNLOCK (l->element);
+}
+
+static guint64
+legs_get (GstStructure * s, const gchar * name)
+{
+  guint64 v = 0;
+
+  gst_structure_get_uint64 (s, name, &v);
+  return v;
+}
+
+void
+gst_st2022_src_legs_add_stats (GstSt2022SrcLegs * l, GstStructure * s)
+{
+  const St2022SeamlessStats *st;
+
+  if (l == NULL)
+    return;
+  st = &l->stats;
+  /* the element's counters are the primary path's lock and transport; the
+   * secondary's and the merge's are added to them */
+  gst_structure_set (s,
+      "packets-primary", G_TYPE_UINT64, st->packets[0],
+      "packets-secondary", G_TYPE_UINT64, st->packets[1],
+      "packets-lost-primary", G_TYPE_UINT64, st->lost[0],
+      "packets-lost-secondary", G_TYPE_UINT64, st->lost[1],
+      "packets-recovered", G_TYPE_UINT64, st->recovered,
+      "packets-late-primary", G_TYPE_UINT64, st->late[0],
+      "packets-late-secondary", G_TYPE_UINT64, st->late[1],
+      "path-differential-max-us", G_TYPE_UINT64,
+      st->differential_max_ns / 1000,
+      "path-differential-mean-us", G_TYPE_UINT64, st->differential_count ?
+      st->differential_sum_ns / st->differential_count / 1000 : 0,
+      "packets-foreign", G_TYPE_UINT64, legs_get (s, "packets-foreign") +
+      l->lstats[1].foreign + st->mismatch[0] + st->mismatch[1],
+      "packets-out-of-window", G_TYPE_UINT64, legs_get (s,
+          "packets-out-of-window") + l->lstats[1].out_of_window +
+      st->late[0] + st->late[1],
+      "packets-duplicate", G_TYPE_UINT64, legs_get (s, "packets-duplicate") +
+      st->duplicate[0] + st->duplicate[1],
+      "packets-overflow", G_TYPE_UINT64, legs_get (s, "packets-overflow") +
+      l->overflow2, NULL);
+}

@@ -1,0 +1,606 @@
+/* gst-vmi tests: ST 2022-7 on real sockets.
+ *
+ * st2022sink sends on two paths; a relay in the test stands for the two
+ * networks (losses chosen per datagram index, the secondary 30 ms behind,
+ * a path cut for longer than `timeout` and restored); st2022src receives
+ * both and merges them. Every frame must come out bit-exact where one copy
+ * of each datagram arrived, and the counters must be exactly what the relay
+ * did, datagram by datagram. */
+
+#include "net-common.h"
+
+#include <string.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#define SKEW_US 30000
+#define WINDOW_MS 200
+#define N_FRAMES 60
+/* distinct pictures, sent in turn */
+#define N_PICS 12
+/* the secondary's cut, in frames, and the receiver's `timeout` */
+#define CUT_FIRST 10
+#define CUT_END 40
+#define TIMEOUT_MS 500
+
+typedef enum
+{
+  SC_DISJOINT,                  /* 5 % on each path, never both, a burst of 400 */
+  SC_COMMON,                    /* the same plus losses on both paths */
+  SC_CUT,                       /* the secondary cut for ~1.2 s, then back */
+} Scenario;
+
+/* the secondary's datagrams waiting out the skew: a ring, no allocation
+ * on the relay's path (30 ms of a path is about 4,000 datagrams) */
+#define RING 16384
+#define BATCH 64
+
+typedef struct
+{
+  gint64 due;
+  guint16 len;
+  guint8 data[1400];
+} Pending;
+
+typedef struct
+{
+  Scenario sc;
+  guint dpf;                    /* datagrams per frame */
+  guint64 total;                /* datagrams per path */
+  int in_fd[2];
+  guint16 in_port[2], out_port[2];
+  volatile gint stop;
+  GThread *thread;
+  /* relay thread, read after join */
+  gboolean have_seq0;
+  guint16 seq0;
+  guint64 last_idx[2];
+  gboolean have_idx[2];
+  guint8 *fwd[2];               /* per index: forwarded on that path */
+  guint64 received[2], forwarded[2], beyond[2], ring_full;
+  Pending *ring;
+  guint head, tail;
+} Relay;
+
+/* The planned fate of datagram @idx on @path: TRUE = dropped */
+static gboolean
+relay_drops (const Relay * r, guint path, guint64 idx)
+{
+  guint64 frame = idx / r->dpf, in_frame = idx % r->dpf;
+  gboolean a = idx % 20 == 7 || (idx >= 3000 && idx < 3400);
+  gboolean b = idx % 20 == 13 && !a;
+  gboolean common = FALSE;
+
+  if (r->sc == SC_COMMON)
+    common = (frame == 5 || frame == 11) && in_frame >= 1000
+        && in_frame < 1004;
+  if (r->sc == SC_CUT) {
+    guint64 cut0 = CUT_FIRST * (guint64) r->dpf;
+    guint64 cut1 = CUT_END * (guint64) r->dpf;
+
+    /* the primary loses nothing while the secondary is away, nor while
+     * the secondary is getting back (its 30 ms behind) */
+    if (idx >= cut0 && idx < cut1 + 5000)
+      a = FALSE;
+    if (idx >= cut0 && idx < cut1)
+      b = TRUE;
+  }
+  return common || (path == 0 ? a : b);
+}
+
+/* TRUE when datagram @buf of path @p goes on */
+static gboolean
+relay_judge (Relay * r, guint p, const guint8 * buf)
+{
+  guint16 seq = GST_READ_UINT16_BE (buf + 2);
+  guint64 idx;
+
+  r->received[p]++;
+  if (!r->have_seq0) {
+    r->have_seq0 = TRUE;
+    r->seq0 = seq;
+  }
+  if (!r->have_idx[p]) {
+    idx = (guint16) (seq - r->seq0);
+    r->have_idx[p] = TRUE;
+  } else {
+    idx = r->last_idx[p] + (gint16) (guint16) (seq - (guint16) (r->seq0 +
+            r->last_idx[p]));
+  }
+  r->last_idx[p] = idx;
+  if (idx >= r->total) {
+    r->beyond[p]++;
+    return FALSE;
+  }
+  if (relay_drops (r, p, idx))
+    return FALSE;
+  r->fwd[p][idx] = 1;
+  r->forwarded[p]++;
+  return TRUE;
+}
+
+static void
+relay_send (int out, struct sockaddr_in *to, struct iovec *iov, guint n)
+{
+  struct mmsghdr m[BATCH];
+  guint i, off = 0;
+
+  memset (m, 0, sizeof (m[0]) * n);
+  for (i = 0; i < n; i++) {
+    m[i].msg_hdr.msg_name = to;
+    m[i].msg_hdr.msg_namelen = sizeof (*to);
+    m[i].msg_hdr.msg_iov = &iov[i];
+    m[i].msg_hdr.msg_iovlen = 1;
+  }
+  while (off < n) {
+    int rc = sendmmsg (out, m + off, n - off, 0);
+
+    if (rc <= 0)
+      break;
+    off += rc;
+  }
+}
+
+static gpointer
+relay_thread (gpointer data)
+{
+  Relay *r = data;
+  int out = ref_udp_sender ();
+  static guint8 bufs[BATCH][2048];
+  struct iovec iov[BATCH], fw[BATCH];
+  struct mmsghdr m[BATCH];
+  struct sockaddr_in to[2];
+  guint i, p;
+
+  for (p = 0; p < 2; p++) {
+    memset (&to[p], 0, sizeof (to[p]));
+    to[p].sin_family = AF_INET;
+    to[p].sin_port = htons (r->out_port[p]);
+    to[p].sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  }
+  for (;;) {
+    struct pollfd pfd[2] = { {r->in_fd[0], POLLIN, 0}, {r->in_fd[1], POLLIN,
+        0}
+    };
+    gint64 now = g_get_monotonic_time ();
+    gboolean got = FALSE;
+    int ms = 5;
+
+    if (r->head != r->tail) {
+      gint64 due = r->ring[r->tail % RING].due;
+      ms = due > now ? (int) ((due - now + 999) / 1000) : 0;
+    }
+    poll (pfd, 2, ms);
+    /* a batch from each path in turn: neither starves the other */
+    for (p = 0; p < 2; p++) {
+      int n;
+      guint nf = 0;
+
+      memset (m, 0, sizeof (m));
+      for (i = 0; i < BATCH; i++) {
+        iov[i].iov_base = bufs[i];
+        iov[i].iov_len = sizeof (bufs[i]);
+        m[i].msg_hdr.msg_iov = &iov[i];
+        m[i].msg_hdr.msg_iovlen = 1;
+      }
+      n = recvmmsg (r->in_fd[p], m, BATCH, MSG_DONTWAIT, NULL);
+      for (i = 0; n > 0 && i < (guint) n; i++) {
+        guint len = m[i].msg_len;
+
+        got = TRUE;
+        if (len <= 12 || !relay_judge (r, p, bufs[i]))
+          continue;
+        if (p == 0) {
+          fw[nf].iov_base = bufs[i];
+          fw[nf].iov_len = len;
+          nf++;
+        } else if (r->head - r->tail < RING) {
+          Pending *pd = &r->ring[r->head++ % RING];
+
+          pd->due = g_get_monotonic_time () + SKEW_US;
+          pd->len = len;
+          memcpy (pd->data, bufs[i], len);
+        } else {
+          r->ring_full++;
+        }
+      }
+      if (nf)
+        relay_send (out, &to[0], fw, nf);
+    }
+    /* the secondary's copies whose skew is over */
+    now = g_get_monotonic_time ();
+    for (;;) {
+      guint nf = 0;
+
+      while (nf < BATCH && r->head != r->tail
+          && r->ring[r->tail % RING].due <= now) {
+        Pending *pd = &r->ring[r->tail++ % RING];
+
+        fw[nf].iov_base = pd->data;
+        fw[nf].iov_len = pd->len;
+        nf++;
+      }
+      if (nf == 0)
+        break;
+      relay_send (out, &to[1], fw, nf);
+    }
+    /* stopped once everything sent to it has gone on */
+    if (g_atomic_int_get (&r->stop) && !got && r->head == r->tail)
+      break;
+  }
+  close (out);
+  return NULL;
+}
+
+static void
+relay_init (Relay * r, Scenario sc, const RefFormat * f, guint frames)
+{
+  guint p;
+
+  memset (r, 0, sizeof (*r));
+  r->sc = sc;
+  r->dpf = ref_datagrams (f);
+  r->total = (guint64) r->dpf * frames;
+  for (p = 0; p < 2; p++) {
+    struct sockaddr_in sa;
+    socklen_t sl = sizeof (sa);
+
+    r->in_fd[p] = ref_udp_bind ("127.0.0.1", 0);
+    fail_unless (getsockname (r->in_fd[p], (struct sockaddr *) &sa,
+            &sl) == 0);
+    r->in_port[p] = ntohs (sa.sin_port);
+    r->fwd[p] = g_new0 (guint8, r->total);
+  }
+  r->ring = g_new (Pending, RING);
+}
+
+static void
+relay_clear (Relay * r)
+{
+  guint p;
+
+  for (p = 0; p < 2; p++) {
+    close (r->in_fd[p]);
+    g_free (r->fwd[p]);
+  }
+  g_free (r->ring);
+}
+
+/* st2022-path messages of the receiver, in order: "primary:down", ... */
+static GstBusSyncReply
+path_messages (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  GPtrArray *log = user_data;
+  const GstStructure *s = gst_message_get_structure (msg);
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+      && gst_structure_has_name (s, "st2022-path")) {
+    G_LOCK_DEFINE_STATIC (log_lock);
+
+    G_LOCK (log_lock);
+    g_ptr_array_add (log, g_strdup_printf ("%s:%s",
+            gst_structure_get_string (s, "path"),
+            gst_structure_get_string (s, "state")));
+    G_UNLOCK (log_lock);
+  }
+  return GST_BUS_PASS;
+}
+
+/* The receiver's frames, judged as they come (the source's pool is
+ * bounded: holding them all would starve it) */
+typedef struct
+{
+  const RefFormat *f;
+  guint8 **pics;
+  gint frames;                  /* atomic */
+  guint differ;                 /* not bit-exact (and not flagged) */
+  guint corrupted;              /* flagged CORRUPTED */
+  guint64 corrupted_mask;       /* which frames */
+} Judge;
+
+static GstFlowReturn
+judge_sample (GstAppSink * sink, gpointer user_data)
+{
+  Judge *j = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+  GstBuffer *b = gst_sample_get_buffer (s);
+  guint k;
+
+  k = (guint) g_atomic_int_add (&j->frames, 1);
+  if (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_CORRUPTED)) {
+    j->corrupted++;
+    if (k < 64)
+      j->corrupted_mask |= G_GUINT64_CONSTANT (1) << k;
+  } else {
+    guint8 *got = net_buffer_to_uyvp (b, gst_sample_get_caps (s), j->f);
+
+    if (k >= N_FRAMES || memcmp (got, j->pics[k % N_PICS],
+            j->f->width * 5 / 2 * j->f->height) != 0) {
+      GST_ERROR ("frame %u differs", k);
+      j->differ++;
+    }
+    g_free (got);
+  }
+  gst_sample_unref (s);
+  return GST_FLOW_OK;
+}
+
+static guint64
+src_stat (GstElement * src, const gchar * field)
+{
+  GstStructure *s = NULL;
+  guint64 v;
+
+  g_object_get (src, "stats", &s, NULL);
+  v = net_stat (s, field);
+  gst_structure_free (s);
+  return v;
+}
+
+typedef enum
+{
+  RUN_UNJUDGED,                 /* the machine itself lost what we cannot see */
+  RUN_JUDGED,                   /* exact, but the machine added losses */
+  RUN_CLEAN,                    /* exact, with only the planned losses */
+} RunResult;
+
+/* Runs one transfer through the relay and judges it against what the relay
+ * did, datagram by datagram */
+static RunResult
+run (Scenario sc)
+{
+  const RefFormat *f = &ref_720p5994;
+  guint8 **pics = net_make_pictures (f, N_PICS, 24 + sc);
+  GstAppSinkCallbacks cb = { NULL, NULL, judge_sample };
+  Judge judge = { f, pics };
+  GstElement *rpipe, *rsrc, *rsink;
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstElement *sender, *appsrc;
+  GstStructure *st;
+  GstVideoInfo info;
+  GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
+  GstBus *bus;
+  Relay relay;
+  gchar *desc;
+  guint64 lost[2], recovered = 0, both = 0, i;
+  guint k, p, src_port[2];
+  gint64 deadline;
+  guint64 lo = G_MAXUINT64, hi = 0, want_mask = 0;
+  RunResult result = RUN_UNJUDGED;
+
+  relay_init (&relay, sc, f, N_FRAMES);
+
+  /* the receiver on two ephemeral ports, read back */
+  desc = g_strdup_printf ("st2022src name=src port=0 secondary-address="
+      "127.0.0.1 secondary-port=0 seamless-window=%u timeout=%" G_GUINT64_FORMAT
+      " stats-interval=0 ! video/x-raw,format=UYVP ! appsink name=sink "
+      "sync=false", WINDOW_MS, (guint64) TIMEOUT_MS * GST_MSECOND);
+  rpipe = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (rpipe != NULL);
+  rsrc = gst_bin_get_by_name (GST_BIN (rpipe), "src");
+  rsink = gst_bin_get_by_name (GST_BIN (rpipe), "sink");
+  gst_app_sink_set_callbacks (GST_APP_SINK (rsink), &cb, &judge, NULL);
+  bus = gst_element_get_bus (rpipe);
+  gst_bus_set_sync_handler (bus, path_messages, log, NULL);
+  fail_unless (gst_element_set_state (rpipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  g_object_get (rsrc, "port", &src_port[0], "secondary-port", &src_port[1],
+      NULL);
+  fail_unless (src_port[0] != 0 && src_port[1] != 0);
+  relay.out_port[0] = src_port[0];
+  relay.out_port[1] = src_port[1];
+  relay.thread = g_thread_new ("relay", relay_thread, &relay);
+
+  /* the sender: frames two periods apart (half the real-time load on this
+   * shared machine), each paced over one period */
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 host=127.0.0.1 port=%u "
+      "secondary-host=127.0.0.1 secondary-port=%u", relay.in_port[0],
+      relay.in_port[1]);
+  sender = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (sender != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < N_FRAMES; k++) {
+    GstBuffer *buf = net_make_buffer (&info, f, pics[k % N_PICS]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (2 * k,
+        GST_SECOND * f->fps_d, f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  st = net_run_until_eos (sender, "sink", 60);
+  fail_unless_equals_uint64 (net_stat (st, "packets-primary"), relay.total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-secondary"),
+      relay.total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-failed-secondary"), 0);
+  gst_structure_free (st);
+  gst_element_set_state (sender, GST_STATE_NULL);
+  gst_object_unref (appsrc);
+  gst_object_unref (sender);
+
+  /* the receiver's frames, then everything the relay passed counted */
+  /* everything sent is in the relay's sockets: it passes it all on */
+  g_atomic_int_set (&relay.stop, 1);
+  g_thread_join (relay.thread);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((src_stat (rsrc, "packets-primary") < relay.forwarded[0]
+          || src_stat (rsrc, "packets-secondary") < relay.forwarded[1]
+          || g_atomic_int_get (&judge.frames) < N_FRAMES)
+      && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  gst_element_set_state (rpipe, GST_STATE_NULL);
+  g_object_get (rsrc, "stats", &st, NULL);
+  GST_INFO ("receiver: %" GST_PTR_FORMAT, st);
+  {
+    gchar *txt = gst_structure_to_string (st);
+
+    g_printerr ("scenario %d: relay forwarded %" G_GUINT64_FORMAT "/%"
+        G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT "; receiver %s\n", sc,
+        relay.forwarded[0], relay.forwarded[1], relay.total, txt);
+    g_free (txt);
+  }
+
+  /* the relay stands for two networks; what this machine (shared, two
+   * cores) loses before the relay is a loss of both networks, which the
+   * counts below take in, but a loss after it (the receiver's socket) or a
+   * path held back beyond the window by a stalled thread says nothing
+   * about the element */
+  if (relay.ring_full || net_stat (st, "packets-overflow")
+      || net_stat (st, "path-differential-max-us") >= WINDOW_MS * 1000
+      || net_stat (st, "packets-primary") != relay.forwarded[0]
+      || net_stat (st, "packets-secondary") != relay.forwarded[1]) {
+    g_printerr ("scenario %d: the machine dropped or held back datagrams "
+        "itself (receiver overflow %" G_GUINT64_FORMAT ", differential %"
+        G_GUINT64_FORMAT " us): run again\n", sc,
+        net_stat (st, "packets-overflow"),
+        net_stat (st, "path-differential-max-us"));
+    goto done;
+  }
+
+  /* what the relay did, datagram by datagram */
+  lost[0] = lost[1] = 0;
+  for (i = 0; i < relay.total; i++)
+    if (relay.fwd[0][i] || relay.fwd[1][i]) {
+      lo = MIN (lo, i);
+      hi = i;
+    }
+  for (i = lo; i <= hi; i++) {
+    guint have = relay.fwd[0][i] + relay.fwd[1][i];
+
+    for (p = 0; p < 2; p++)
+      lost[p] += !relay.fwd[p][i];
+    recovered += have == 1;
+    both += have == 0;
+    if (have == 0)
+      want_mask |= G_GUINT64_CONSTANT (1) << (i / relay.dpf);
+  }
+  /* whole frames gone on both (a long stall before the relay) cannot be
+   * told apart in the output */
+  if (lo >= relay.dpf || hi < relay.total - 1 || both > relay.dpf / 2) {
+    g_printerr ("scenario %d: the machine lost the stream's ends or whole "
+        "frames before the relay: run again\n", sc);
+    goto done;
+  }
+  fail_unless_equals_uint64 (net_stat (st, "packets-primary"),
+      relay.forwarded[0]);
+  fail_unless_equals_uint64 (net_stat (st, "packets-secondary"),
+      relay.forwarded[1]);
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost-primary"), lost[0]);
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost-secondary"),
+      lost[1]);
+  fail_unless_equals_uint64 (net_stat (st, "packets-recovered"), recovered);
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost"), both);
+  fail_unless_equals_uint64 (net_stat (st, "packets-late-primary"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "packets-late-secondary"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "packets"), hi - lo + 1 - both);
+  fail_unless (net_stat (st, "path-differential-max-us") >= SKEW_US);
+  fail_unless (net_stat (st, "path-differential-max-us") < WINDOW_MS * 1000);
+  fail_unless (recovered > relay.total / 10);
+
+  /* every frame bit-exact, except the two with losses on both paths */
+  fail_unless_equals_int (judge.frames, N_FRAMES);
+  fail_unless_equals_int (judge.differ, 0);
+  fail_unless_equals_uint64 (judge.corrupted_mask, want_mask);
+  fail_unless_equals_uint64 (net_stat (st, "frames-corrupted"),
+      judge.corrupted);
+
+  /* a path cut longer than `timeout` is told, and its return too */
+  if (sc == SC_CUT) {
+    fail_unless_equals_int (log->len, 2);
+    fail_unless_equals_string (log->pdata[0], "secondary:down");
+    fail_unless_equals_string (log->pdata[1], "secondary:up");
+  } else {
+    fail_unless_equals_int (log->len, 0);
+  }
+
+  /* only the planned losses: nothing lost where a copy arrived */
+  result = RUN_JUDGED;
+  if (relay.received[0] == relay.total && relay.received[1] == relay.total) {
+    fail_unless_equals_uint64 (both, sc == SC_COMMON ? 8 : 0);
+    fail_unless_equals_uint64 (want_mask, sc == SC_COMMON ?
+        (G_GUINT64_CONSTANT (1) << 5 | G_GUINT64_CONSTANT (1) << 11) : 0);
+    result = RUN_CLEAN;
+  } else {
+    g_printerr ("scenario %d: exact, but the machine lost %" G_GUINT64_FORMAT
+        "/%" G_GUINT64_FORMAT " datagrams before the relay: run again\n", sc,
+        relay.total - relay.received[0], relay.total - relay.received[1]);
+  }
+
+done:
+  gst_structure_free (st);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (rsrc);
+  gst_object_unref (rsink);
+  gst_object_unref (rpipe);
+  relay_clear (&relay);
+  net_free_pictures (pics, N_PICS);
+  gst_caps_unref (caps);
+  g_ptr_array_unref (log);
+  return result;
+}
+
+static void
+run_scenario (Scenario sc)
+{
+  guint attempt, judged = 0;
+
+  for (attempt = 0; attempt < 5; attempt++) {
+    RunResult r = run (sc);
+
+    if (r == RUN_CLEAN)
+      return;
+    judged += r == RUN_JUDGED;
+  }
+  fail ("five runs in a row lost datagrams on the machine itself (%u of "
+      "them judged exact all the same)", judged);
+}
+
+GST_START_TEST (test_disjoint_loss)
+{
+  run_scenario (SC_DISJOINT);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_common_loss)
+{
+  run_scenario (SC_COMMON);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_path_cut_and_back)
+{
+  run_scenario (SC_CUT);
+}
+
+GST_END_TEST;
+
+static Suite *
+seamless_suite (void)
+{
+  Suite *s = suite_create ("st2022-seamless-net");
+  TCase *tc = tcase_create ("relay");
+
+  tcase_set_timeout (tc, 180);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_disjoint_loss);
+  tcase_add_test (tc, test_common_loss);
+  tcase_add_test (tc, test_path_cut_and_back);
+  return s;
+}
+
+GST_CHECK_MAIN (seamless);
