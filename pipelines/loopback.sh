@@ -94,6 +94,23 @@ if [ "$lost" != 0 ] || [ "$corrupted" != 0 ]; then
   echo "loopback: note: $lost datagrams lost, $corrupted frames concealed" \
     "(machine too busy?)"
 fi
-echo "loopback: the receiver recorded $FRAMES frames; the sender sent up to" \
-  "$EXTRA more so the receiver always reaches its count, then both stopped"
+# the receiver's statistics when its EOS left (the first with all its
+# frames pushed): what it dropped before that was dropped while recording
+AT_EOS=$(grep -E 'from element "rx" \(element\): st2022-stats' "$LOG" |
+  sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g' -e 's/;$//' |
+  while read -r l; do
+    [ "$(field "$l" frames)" = "$FRAMES" ] && { echo "$l"; break; }
+  done || true)
+drop_rec=$(field "${AT_EOS:-$RX}" frames-dropped)
+drop_all=$(field "$RX" frames-dropped)
+echo "loopback: what the figures say:"
+echo "  sender frames=$(field "$TX" frames): the $FRAMES to record and up to" \
+  "$EXTRA more, so that a receiver that locks on late still reaches its count"
+echo "  receiver frames=$(field "$RX" frames): frames pushed to the encoder" \
+  "(num-buffers=$FRAMES, then EOS)"
+echo "  receiver frames-dropped=$drop_all: $drop_rec while recording (the" \
+  "encoder too slow: the receiver serves the newest frame), $((drop_all - drop_rec))" \
+  "after its EOS (the sender's extra frames: nobody takes them, nothing lost)"
+echo "  receiver packets-lost=$lost, frames-corrupted=$corrupted: datagrams that" \
+  "never arrived, frames concealed (0 unless the machine is overloaded)"
 echo "loopback: wrote $OUTPUT ($(stat -c %s "$OUTPUT") bytes)"

@@ -908,8 +908,10 @@ gst_st2022_src_check_stall (GstSt2022Src * self)
   g_mutex_lock (&self->lock);
   blocked = g_get_monotonic_time () - self->taken_mono;
   audio = self->pushing_audio;
+  /* after EOS (num-buffers) nobody takes frames, by design */
   if (self->stall_warned || self->flushing || blocked < STALL_WARN_US ||
-      GST_STATE (self) != GST_STATE_PLAYING) {
+      GST_STATE (self) != GST_STATE_PLAYING ||
+      GST_PAD_IS_EOS (GST_BASE_SRC_PAD (self))) {
     g_mutex_unlock (&self->lock);
     return;
   }
