@@ -210,6 +210,22 @@ not_negotiated:
   return GST_FLOW_NOT_NEGOTIATED;
 }
 
+/* Deactivating the pad (PAUSED->READY) waits for its streaming thread,
+ * which may be waiting above for video to take its audio: release it
+ * first, as the sink's own unlock() does for the video pad. */
+static gboolean
+audio_sink_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
+    gboolean active)
+{
+  GstSt2022AncTx *tx = gst_pad_get_element_private (pad);
+
+  g_mutex_lock (&tx->lock);
+  tx->flushing = !active;
+  g_cond_broadcast (&tx->cond);
+  g_mutex_unlock (&tx->lock);
+  return TRUE;
+}
+
 GstPad *
 gst_st2022_anc_tx_request_pad (GstSt2022AncTx * tx, GstPadTemplate * templ,
     const gchar * name)
@@ -227,6 +243,8 @@ gst_st2022_anc_tx_request_pad (GstSt2022AncTx * tx, GstPadTemplate * templ,
   gst_pad_set_element_private (pad, tx);
   gst_pad_set_chain_function (pad, GST_DEBUG_FUNCPTR (audio_sink_chain));
   gst_pad_set_event_function (pad, GST_DEBUG_FUNCPTR (audio_sink_event));
+  gst_pad_set_activatemode_function (pad,
+      GST_DEBUG_FUNCPTR (audio_sink_activate_mode));
   GST_PAD_SET_PROXY_ALLOCATION (pad);
   tx->audio_pad = pad;
   tx->have_caps = FALSE;
@@ -537,6 +555,9 @@ gst_st2022_anc_tx_add_stats (GstSt2022AncTx * tx, GstStructure * s)
 /* ======================================================================= */
 
 #define RX_SIDE_BUFFERS 4
+/* how far the video's PTS (arrival times) may be from where the samples of
+ * the missing frames put the audio for the gap to be filled */
+#define GAP_SLACK (GST_SECOND)
 /* longest run of missing frames filled with silence: 10 s */
 #define MAX_GAP_SAMPLES (10 * VMI_ANC_AUDIO_RATE)
 /* how long an unlinked audio pad may drop the audio before a warning */
@@ -947,23 +968,31 @@ stamp_audio (GstSt2022AncRx * rx, GstBuffer * abuf, guint64 n)
   rx->audio_since_base += n;
 }
 
-/* A gap of @gap samples is what the video says went missing when this
- * frame's PTS is about that far past where the count stands (a second's
- * slack for the arrival-time jitter of live timestamps). */
-static gboolean
-gap_confirmed (GstSt2022AncRx * rx, GstBuffer * video, guint64 gap)
+/* How many samples of silence stand for frames that never came: @gap, what
+ * their places in the sequence add up to, unless the video's PTS (arrival
+ * times) says otherwise by more than GAP_SLACK (a sender that restarted:
+ * FRCount jumps anywhere), then the time the video says passed. -1: too
+ * long to fill (start a new count). */
+static gint64
+gap_samples (GstSt2022AncRx * rx, GstBuffer * video, guint64 gap)
 {
   GstClockTime at, pts = GST_BUFFER_PTS (video), span;
 
-  if (gap > MAX_GAP_SAMPLES)
-    return FALSE;
-  if (!GST_CLOCK_TIME_IS_VALID (rx->audio_base) ||
-      !GST_CLOCK_TIME_IS_VALID (pts))
-    return TRUE;
-  at = rx->audio_base + gst_util_uint64_scale (rx->audio_since_base,
-      GST_SECOND, VMI_ANC_AUDIO_RATE);
-  span = gst_util_uint64_scale (gap, GST_SECOND, VMI_ANC_AUDIO_RATE);
-  return pts + GST_SECOND >= at + span && pts <= at + span + GST_SECOND;
+  if (GST_CLOCK_TIME_IS_VALID (rx->audio_base) &&
+      GST_CLOCK_TIME_IS_VALID (pts)) {
+    at = rx->audio_base + gst_util_uint64_scale (rx->audio_since_base,
+        GST_SECOND, VMI_ANC_AUDIO_RATE);
+    span = gst_util_uint64_scale (gap, GST_SECOND, VMI_ANC_AUDIO_RATE);
+    if (pts + GAP_SLACK < at + span || pts > at + span + GAP_SLACK) {
+      GST_INFO_OBJECT (rx->src, "%" G_GUINT64_FORMAT " samples missing, but "
+          "the video's PTS %" GST_TIME_FORMAT " is not near %" GST_TIME_FORMAT
+          ": the video's time is filled", gap, GST_TIME_ARGS (pts),
+          GST_TIME_ARGS (at + span));
+      gap = pts > at ? gst_util_uint64_scale_round (pts - at,
+          VMI_ANC_AUDIO_RATE, GST_SECOND) : 0;
+    }
+  }
+  return gap > MAX_GAP_SAMPLES ? -1 : (gint64) gap;
 }
 
 /* @n samples of silence in the place of frames that never came. */
@@ -1014,6 +1043,7 @@ gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
   GstBuffer *abuf;
   GstFlowReturn ret;
   GstClockTime pts;
+  gint64 fill;
   guint n;
 
   if (fa == NULL)
@@ -1066,19 +1096,23 @@ gst_st2022_anc_rx_push (GstSt2022AncRx * rx, GstBuffer * video)
   /* continuous timestamps counted in samples from the video's PTS; the
    * samples of frames that never got here (dropped under load) become
    * silence flagged GAP, so a muxer sees one unbroken sample count and the
-   * picture stays in sync; a jump the video's timestamps do not confirm (a
-   * new sender) starts a new count (DISCONT) */
+   * picture stays in sync; for a jump the video's timestamps do not
+   * confirm (a new sender) the silence lasts what the video says passed;
+   * only more than 10 s missing starts a new count (DISCONT) */
   n = gst_buffer_get_size (abuf) / (4 * fa->channels);
-  if (rx->audio_started && fa->sample_pos > rx->next_sample_pos &&
-      !gap_confirmed (rx, video, fa->sample_pos - rx->next_sample_pos))
-    rx->audio_started = FALSE;
+  fill = 0;
+  if (rx->audio_started && fa->sample_pos > rx->next_sample_pos) {
+    fill = gap_samples (rx, video, fa->sample_pos - rx->next_sample_pos);
+    if (fill < 0)
+      rx->audio_started = FALSE;
+  }
   if (!rx->audio_started || fa->sample_pos < rx->next_sample_pos) {
     rx->audio_base = GST_BUFFER_PTS (video);
     rx->audio_since_base = 0;
     GST_BUFFER_FLAG_SET (abuf, GST_BUFFER_FLAG_DISCONT);
     rx->audio_started = TRUE;
-  } else if (fa->sample_pos > rx->next_sample_pos) {
-    push_silence (rx, fa->channels, fa->sample_pos - rx->next_sample_pos);
+  } else if (fill > 0) {
+    push_silence (rx, fa->channels, fill);
   }
   rx->last_frame_no = fa->frame_no;
   rx->next_sample_pos = fa->sample_pos + n;
