@@ -64,6 +64,30 @@ vmi_jitter_summarize (const double *t, gsize n, double period_ns,
   return TRUE;
 }
 
+double
+vmi_jitter_stream_period (const double *t, const guint32 * pos, gsize n)
+{
+  double tm = 0, pm = 0, sxy = 0, sxx = 0;
+  gsize i;
+
+  if (n < 2)
+    return 0;
+  for (i = 0; i < n; i++) {
+    tm += t[i] - t[0];
+    pm += (double) pos[i] - pos[0];
+  }
+  tm /= (double) n;
+  pm /= (double) n;
+  for (i = 0; i < n; i++) {
+    double dt = (t[i] - t[0]) - tm;
+    sxy += dt * (((double) pos[i] - pos[0]) - pm);
+    sxx += dt * dt;
+  }
+  if (sxx <= 0 || sxy <= 0)
+    return 0;
+  return sxx / sxy;
+}
+
 static inline guint64
 now_ns (void)
 {

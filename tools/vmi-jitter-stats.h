@@ -62,6 +62,14 @@ guint64 vmi_jitter_buffer_packets (double rate_hz, double jitter_ns);
 gsize vmi_jitter_spikes (const double *t_ns, gsize n, double threshold_ns,
     gsize * idx, gsize max_idx);
 
+/* The period of a stream from datagrams at times t_ns[i] that hold places
+ * pos[i] in it (RTP order; lost datagrams leave gaps): 1 / the
+ * least-squares slope of pos against t, in ns. Losses do not stretch it as
+ * they stretch the mean ΔT, and a receiver late for a while moves a few
+ * points rather than an end point. 0 when n < 2 or t spans no time. */
+double vmi_jitter_stream_period (const double *t_ns, const guint32 * pos,
+    gsize n);
+
 /* The papers' dummy loop: busy-waits @period_ns from the previous
  * timestamp, then takes the next (CLOCK_MONOTONIC, ns), so a stall shows
  * as one long ΔT and is not caught up. Fills ts_ns[0..n); stops early

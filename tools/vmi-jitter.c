@@ -862,10 +862,9 @@ main (int argc, char **argv)
   }
   if (sink) {
     /* what never arrived: the RTP sequence's forward gaps; and the
-     * stream's own period, lost datagrams' slots included, which losses
-     * do not stretch as they stretch the mean ΔT */
-    guint32 span = sink->pos[got - 1] - sink->pos[0];
-    double stream_pit = span ? t[got - 1] / span : 0;
+     * stream's own period, which losses do not stretch as they stretch
+     * the mean ΔT */
+    double stream_pit = vmi_jitter_stream_period (t, sink->pos, got);
 
     g_string_append_printf (extra, ", \"seq_lost\": %" G_GUINT64_FORMAT
         ", \"seq_late\": %" G_GUINT64_FORMAT ", \"stream_pit_ns\": %.3f",
@@ -873,8 +872,8 @@ main (int argc, char **argv)
     printf ("datagrams lost    %" G_GUINT64_FORMAT " (RTP sequence gaps), %"
         G_GUINT64_FORMAT " late or duplicate\n", sink->seq.lost,
         sink->seq.late);
-    printf ("stream period     %.1f ns (first to last datagram over the "
-        "datagrams sent between them)\n", stream_pit);
+    printf ("stream period     %.1f ns (least squares of each datagram's "
+        "place in the stream against its time)\n", stream_pit);
   }
   if (!write_outputs (dummy ? "dummy" : "sink", t, got, &sum, extra, &err))
     goto failed;

@@ -179,6 +179,30 @@ GST_START_TEST (test_estimated_period)
 
 GST_END_TEST;
 
+GST_START_TEST (test_stream_period)
+{
+  double t[1000];
+  guint32 pos[1000];
+  gsize i, n = 0;
+
+  /* every third datagram lost: the period is still T, the mean ΔT 3 T */
+  for (i = 0; i < 3000; i += 3) {
+    pos[n] = (guint32) i + 70000;
+    t[n++] = 5e6 + i * T_1080I;
+  }
+  assert_close (vmi_jitter_stream_period (t, pos, n), T_1080I);
+  /* a receiver 10 T late for the first half: the slope moves, a little */
+  for (i = 0; i < n / 2; i++)
+    t[i] += 10 * T_1080I;
+  fail_unless (vmi_jitter_stream_period (t, pos, n) < T_1080I);
+  fail_unless (vmi_jitter_stream_period (t, pos, n) > 0.99 * T_1080I);
+  fail_unless (vmi_jitter_stream_period (t, pos, 1) == 0);
+  t[1] = t[0];
+  fail_unless (vmi_jitter_stream_period (t, pos, 2) == 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_trace_lines)
 {
   VmiJitterEvent ev;
@@ -225,6 +249,7 @@ jitter_stats_suite (void)
   tcase_add_test (tc, test_buffer_formula);
   tcase_add_test (tc, test_sink_burst);
   tcase_add_test (tc, test_estimated_period);
+  tcase_add_test (tc, test_stream_period);
   tcase_add_test (tc, test_trace_lines);
   return s;
 }
