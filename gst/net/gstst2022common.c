@@ -81,7 +81,9 @@ gst_st2022_common_install_properties (GObjectClass * klass, guint first_id)
   g_object_class_install_property (klass,
       first_id + GST_ST2022_COMMON_PROP_IFACE,
       g_param_spec_string ("iface", "Interface",
-          "Network interface (transport=packet)", DEFAULT_PROP_IFACE,
+          "transport=packet: network interface (eth0); transport=dpdk: DPDK "
+          "device name of the port (net_ring0, 0000:01:00.0), instead of "
+          "dpdk-port", DEFAULT_PROP_IFACE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -112,7 +114,8 @@ gst_st2022_common_install_properties (GObjectClass * klass, guint first_id)
    */
   g_object_class_install_property (klass,
       first_id + GST_ST2022_COMMON_PROP_DPDK_PORT,
-      g_param_spec_int ("dpdk-port", "DPDK port", "DPDK port id", 0,
+      g_param_spec_int ("dpdk-port", "DPDK port",
+          "transport=dpdk: DPDK port id (iface names the port instead)", 0,
           G_MAXUINT16, DEFAULT_PROP_DPDK_PORT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**

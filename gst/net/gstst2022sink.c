@@ -270,7 +270,8 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
       g_param_spec_string ("multicast-iface", "Multicast interface",
-          "Network interface to send multicast on (e.g. eth0)",
+          "Network interface to send multicast on (e.g. eth0; NULL = the "
+          "routing table's: set it, or multicast follows the default route)",
           DEFAULT_PROP_MULTICAST_IFACE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**

@@ -327,7 +327,8 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
       g_param_spec_string ("multicast-iface", "Multicast interface",
-          "Network interface to join multicast on (e.g. eth0)",
+          "Network interface to join multicast on (e.g. eth0; NULL = the "
+          "routing table's)",
           DEFAULT_PROP_MULTICAST_IFACE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**
@@ -424,7 +425,8 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_TIMEOUT,
       g_param_spec_uint64 ("timeout", "Timeout",
-          "Post a message after this many ns without a datagram (0 = never)",
+          "Post an st2022-timeout message and a warning after this many ns "
+          "without a datagram (0 = never)",
           0, G_MAXUINT64, DEFAULT_PROP_TIMEOUT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS));
 

@@ -243,7 +243,8 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     ifindex = if_nametoindex (cfg->multicast_iface);
     if (ifindex == 0) {
       g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
-          "no network interface named '%s'", cfg->multicast_iface);
+          "no network interface named '%s': set multicast-iface to one "
+          "that 'ip link' lists", cfg->multicast_iface);
       return NULL;
     }
   }
@@ -381,9 +382,14 @@ mcast_if_failed:
   }
 bind_failed:
   {
+    int e = errno;
+
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
-        "cannot bind to %s port %u: %s", cfg->address, cfg->port,
-        g_strerror (errno));
+        "cannot bind to %s port %u: %s%s", cfg->address, cfg->port,
+        g_strerror (e), e == EADDRINUSE ? " (another receiver has it: set "
+        "port to a free one, or stop that receiver)" : e == EADDRNOTAVAIL ?
+        " (not an address of this host: set address to one of its "
+        "addresses, a multicast group or 0.0.0.0)" : "");
     goto error;
   }
 zerocopy_failed:

@@ -44,7 +44,9 @@ def main():
     assert bad.returncode == 1, (bad.returncode, bad.stdout, bad.stderr)
     assert bad.stderr.startswith("error from rx-src: cannot bind to "
                                  "192.0.2.77 port 0: Cannot assign requested "
-                                 "address\n"), bad.stderr
+                                 "address (not an address of this host: set "
+                                 "address to one of its addresses, a "
+                                 "multicast group or 0.0.0.0)\n"), bad.stderr
 
 
 if __name__ == "__main__":

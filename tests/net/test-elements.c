@@ -847,7 +847,8 @@ GST_START_TEST (test_transport_errors)
       "transport=packet cannot: use transport=socket",
       GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
   expect_start_error ("st2022src address=239.1.2.3 multicast-iface=nosuch0 "
-      "! fakesink", "no network interface named 'nosuch0'",
+      "! fakesink", "no network interface named 'nosuch0': set "
+      "multicast-iface to one that 'ip link' lists",
       GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS);
   expect_start_error ("videotestsrc ! st2022sink host=no.such.host.invalid",
       "cannot resolve 'no.such.host.invalid'", GST_RESOURCE_ERROR,
@@ -869,8 +870,9 @@ GST_START_TEST (test_port_in_use)
   sa.sin_port = htons (port);
   sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
   fail_unless (bind (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
-  expect_start_error (desc, "cannot bind", GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_OPEN_READ);
+  expect_start_error (desc, "Address already in use (another receiver has "
+      "it: set port to a free one, or stop that receiver)",
+      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ);
   close (fd);
   g_free (desc);
 }
