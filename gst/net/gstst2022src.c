@@ -21,7 +21,8 @@
  * downstream therefore costs counted frames (`frames-dropped`, oldest
  * first, with a QoS message), never silent datagram loss in the kernel;
  * datagrams the transport itself dropped (a full socket receive queue) are
- * counted in `packets-overflow`.
+ * counted in `packets-overflow` (the stream's datagrams they cost) and
+ * `overflow-events` (the transport's own count).
  *
  * Datagram payloads are written straight into the output frames (from the
  * downstream pool, else a GstVmiBufferPool): one copy per byte, the
@@ -196,6 +197,7 @@ struct _GstSt2022Src
   GstSt2022SrcSlot slots[N_SLOTS];
   GstBuffer *prev;              /* last finished frame: concealment source */
   gint64 last_rx_mono;          /* last valid datagram of the locked stream */
+  gint64 full_since;            /* full bursts without the stream since */
   guint64 rx_dropped_told;      /* transport drops told to the lock */
   gint64 start_mono;
   guint in_progress;            /* frames begun and not ended */
@@ -238,7 +240,8 @@ struct _GstSt2022Src
   GstSt2022Stats stats;
   St2022LockStats lock_stats;
   guint64 packets_discarded;
-  guint64 packets_overflow;
+  guint64 packets_overflow;      /* datagrams of the stream (the lock's) */
+  guint64 overflow_events;      /* the transport's drop count, its unit */
   guint64 frames_skipped;
   guint64 frames_aborted;
   guint64 format_changes;
@@ -589,6 +592,7 @@ gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self)
       "packets-foreign", G_TYPE_UINT64, self->lock_stats.foreign,
       "packets-out-of-window", G_TYPE_UINT64, self->lock_stats.out_of_window,
       "packets-overflow", G_TYPE_UINT64, self->packets_overflow,
+      "overflow-events", G_TYPE_UINT64, self->overflow_events,
       "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
       "frames-aborted", G_TYPE_UINT64, self->frames_aborted,
       "format-changes", G_TYPE_UINT64, self->format_changes,
@@ -689,7 +693,8 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
       self->dropped_corrupted + self->dropped_caps + self->dropped_queue +
       self->dropped_conceal;
   self->lock_stats = l;
-  self->packets_overflow = overflow;
+  self->packets_overflow = l.overflow;
+  self->overflow_events = overflow;
   self->packets_discarded = d.packets_discarded;
   self->frames_skipped = d.frames_skipped;
   self->frames_aborted = d.frames_aborted;
@@ -1109,7 +1114,8 @@ gst_st2022_src_relock (GstSt2022Src * self, guint64 arrival)
       || st2022_header_parse (data, len, &h, NULL) != ST2022_OK
       || !st2022_depacketizer_continues (self->depay, &h)) {
     GST_INFO_OBJECT (self, "new stream (SSRC %08x): starting over", h.ssrc);
-    st2022_depacketizer_flush (self->depay);
+    /* the sender left the old numbering: its frames' rest is not lost */
+    st2022_depacketizer_flush_abandoned (self->depay);
   }
   for (i = 0; i < n; i++) {
     data = st2022_stream_lock_replay (self->lock_gate, i, &len);
@@ -1353,6 +1359,7 @@ gst_st2022_src_rx_thread (gpointer data)
 
     if (valid) {
       self->last_rx_mono = g_get_monotonic_time ();
+      self->full_since = 0;
       if (self->signal_lost) {
         self->signal_lost = FALSE;
         GST_OBJECT_LOCK (self);
@@ -1363,7 +1370,17 @@ gst_st2022_src_rx_thread (gpointer data)
       }
       self->had_signal = TRUE;
     } else {
-      gst_st2022_src_idle (self, g_get_monotonic_time ());
+      gint64 mono = g_get_monotonic_time ();
+
+      /* a full burst means more is queued (a receive thread back from a
+       * stall reads its backlog, the stream behind the strays): silence is
+       * judged once the queue is read, or once a flood kept it full long */
+      if (n < RX_BURST)
+        self->full_since = 0;
+      else if (self->full_since == 0)
+        self->full_since = mono;
+      if (n < RX_BURST || mono - self->full_since >= IDLE_FLUSH_US)
+        gst_st2022_src_idle (self, mono);
     }
     if (n > 0)
       gst_st2022_src_update_stats (self);
@@ -1447,6 +1464,8 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   memset (&self->lock_stats, 0, sizeof (self->lock_stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
   self->frames_aborted = self->packets_overflow = 0;
+  self->overflow_events = 0;
+  self->full_since = 0;
   self->dropped_corrupted = self->dropped_caps = self->frames_pushed = 0;
   self->dropped_queue = self->dropped_conceal = 0;
   self->signal_lost_count = self->signal_restored_count = 0;

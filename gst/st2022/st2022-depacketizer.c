@@ -76,11 +76,15 @@ struct _St2022Depacketizer
   gint64 last_k;                /* highest frame number created */
 
   Slot slot[2];                 /* slot[0] is the older when both active */
+  /* ending frames of a numbering the sender left: their missing datagrams
+   * were never sent under it, so they are not lost */
+  gboolean ending_abandoned;
 
   /* the most recently ended frame, to tell duplicates from late arrivals */
   gboolean have_done;
   gint64 done_k;
   guint32 *done_map;
+  guint done_lost;              /* its missing datagrams counted lost */
 
   guint32 *missing;             /* scratch for frame_end */
   St2022DepacketizerStats stats;
@@ -163,7 +167,7 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
   missing = d->n - s->n_received;
   if (aborted)
     d->stats.packets_discarded += s->n_received;
-  else
+  else if (!d->ending_abandoned)
     d->stats.packets_lost += missing;
 
   if (s->accepted) {
@@ -211,6 +215,7 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
   /* remember which datagrams this frame got: later copies are duplicates */
   memcpy (d->done_map, s->received, d->map_words * sizeof (guint32));
   d->done_k = s->k;
+  d->done_lost = d->ending_abandoned ? 0 : missing;
   d->have_done = TRUE;
 }
 
@@ -630,6 +635,14 @@ again:
         d->stats.packets_duplicate++;
         goto done;
       }
+      if (d->have_done && k == d->done_k && d->done_lost) {
+        /* counted lost when its frame ended without it, it arrived after
+         * all: late (discarded, reordered), not lost; a second copy is a
+         * duplicate */
+        BIT_SET (d->done_map, idx);
+        d->stats.packets_lost--;
+        d->done_lost--;
+      }
       /* too late for its frame, but reordered all the same (docs: "arrived
        * after a datagram with a higher sequence number") */
       if (!was_high)
@@ -703,6 +716,16 @@ st2022_depacketizer_flush (St2022Depacketizer * d)
   d->have_done = FALSE;
   /* the next datagram may be a new stream's first */
   d->last.valid = FALSE;
+}
+
+void
+st2022_depacketizer_flush_abandoned (St2022Depacketizer * d)
+{
+  if (d == NULL)
+    return;
+  d->ending_abandoned = TRUE;
+  st2022_depacketizer_flush (d);
+  d->ending_abandoned = FALSE;
 }
 
 void

@@ -309,7 +309,8 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
 
   d = (gint16) (hdr->seq - l->high);
   if (d < -ST2022_LOCK_WINDOW_BEHIND || (d > ST2022_LOCK_WINDOW_AHEAD
-          && (guint64) (d - 1) > l->dropped))
+          && (l->dropped == 0 || (l->depay == NULL
+                  && (guint64) (d - 1) > l->dropped))))
     return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
   /* in the window, but not where the frame being built puts it (another
    * FRCount, a marker inside a frame): a spoof or a renumbered stream,
@@ -322,7 +323,11 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
   l->epoch++;
   if (d > 0) {
     l->high = hdr->seq;
-    l->dropped -= MIN (l->dropped, (guint64) (d - 1));
+    if (d > 1 && l->dropped > 0) {
+      /* the gap is what the reported drops cost the stream */
+      l->stats.overflow += d - 1;
+      l->dropped -= MIN (l->dropped, (guint64) (d - 1));
+    }
   }
   return ST2022_LOCK_ACCEPT;
 }

@@ -67,6 +67,11 @@ typedef struct
   guint64 foreign;              /* datagrams of other streams dropped */
   guint64 out_of_window;        /* datagrams of the locked SSRC dropped */
   guint64 locks;                /* streams locked on (the first included) */
+  /* datagrams of the locked stream missing in the gaps that drops the
+   * transport reported account for (st2022_stream_lock_note_dropped()),
+   * counted as the gaps close: in datagrams, whatever unit the transport
+   * counts its drops in (a kernel's GRO batch is one drop event) */
+  guint64 overflow;
 } St2022LockStats;
 
 typedef struct _St2022StreamLock St2022StreamLock;
@@ -92,12 +97,16 @@ void st2022_stream_lock_set_depacketizer (St2022StreamLock * l,
 St2022LockVerdict st2022_stream_lock_push (St2022StreamLock * l,
     const guint8 * data, gsize len, St2022Header * hdr);
 
-/* The transport dropped @n more datagrams before they could be read (a
- * full receive queue, SO_RXQ_OVFL; a NIC's missed count).  A jump ahead in
- * the locked stream beyond the window that those drops explain is the
- * stream going on, accepted at once rather than confirmed like a new
- * stream: under overload the drops come in bursts, and a second burst
- * inside the confirming run would cost the run's datagrams too. */
+/* The transport dropped @n more datagrams, or batches of them, before they
+ * could be read (a full receive queue, SO_RXQ_OVFL, where one GRO batch of
+ * many datagrams counts once; a NIC's missed count).  A jump ahead in the
+ * locked stream beyond the window that those drops explain is the stream
+ * going on, accepted at once rather than confirmed like a new stream: under
+ * overload the drops come in bursts, and a second burst inside the
+ * confirming run would cost the run's datagrams too.  With a depacketizer
+ * attached, any reported drop explains a jump whose FRCount fits (so drop
+ * events counting batches explain it too); without, the jump must be at
+ * most @n.  The gap then counts in St2022LockStats.overflow. */
 void st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n);
 
 /* After RELOCK: the run that confirmed the new stream, oldest first (@i <

@@ -575,6 +575,12 @@ int st2022_depacketizer_push_parsed (St2022Depacketizer * d,
  * back to hunting; the next datagram is again guessed to start a frame
  * (see St2022FrameInfo.aborted). */
 void st2022_depacketizer_flush (St2022Depacketizer * d);
+/* Like st2022_depacketizer_flush(), when the sender left the numbering of
+ * the frames in progress (a restart, a renumbered stream: the stream lock's
+ * RELOCK to a new stream): their missing datagrams were never sent under
+ * it, so they are not counted in packets_lost (the frames still end, as
+ * incomplete ones). */
+void st2022_depacketizer_flush_abandoned (St2022Depacketizer * d);
 void st2022_depacketizer_get_stats (St2022Depacketizer * d,
     St2022DepacketizerStats * stats);
 /* Format of the current stream, %NULL before the first valid datagram */

@@ -343,9 +343,10 @@ GST_END_TEST;
 
 /* Reordering beyond the window: frame 1's datagram N-5 arrives after
  * frame 2's datagram 40 (more than 32 sequence numbers past frame 1's
- * last). Frame 1 was given up with it missing (lost 1, corrupted 1); when
- * it comes it is "too late for its frame": discarded, not subtracted from
- * the loss, and reordered. */
+ * last). Frame 1 was given up with it missing (corrupted 1); when it comes
+ * it is "too late for its frame": discarded and reordered, and no longer
+ * lost (it arrived: issue 23, D4, packets + packets-lost = sent). A second
+ * copy of it is a duplicate. */
 GST_START_TEST (test_reorder_beyond_window)
 {
   GArray *w = g_array_new (FALSE, FALSE, sizeof (Dgram));
@@ -358,9 +359,10 @@ GST_START_TEST (test_reorder_beyond_window)
   sender_init (&s, "720p59.94", 7, 100, 0);
   f2 = sender_frames (&s, w, 4);
   move (w, f2 - 5, f2 + 41);
+  duplicate (w, f2 + 40, f2 + 43);
   receive (&r, w, &st);
 
-  check_counters (&st, 4 * N, 1, 1, 0, 1, 4, 1, 0, 0, 0);
+  check_counters (&st, 4 * N + 1, 0, 1, 1, 1, 4, 1, 0, 0, 0);
   fail_unless_equals_int (g_array_index (r.ended, Ended, 1).missing, 1);
   receiver_clear (&r);
   g_array_free (w, TRUE);

@@ -555,6 +555,58 @@ GST_START_TEST (test_lock_spoof_in_window)
 
 GST_END_TEST;
 
+/* D5: drops the transport reports in its own unit (one event for a whole
+ * GRO batch) explain a jump whose FRCount fits; the gap counts in
+ * overflow, in datagrams */
+GST_START_TEST (test_lock_overflow_datagrams)
+{
+  const St2022Format *f = st2022_format_get (0);
+  guint n = f->datagrams_per_frame;
+  St2022DepacketizerCallbacks cb = { sink_begin, sink_end, NULL };
+  Sink sink = { NULL, 0, 0, 0 };
+  St2022Depacketizer *d;
+  St2022StreamLock *l = st2022_stream_lock_new (16);
+  St2022LockStats ls;
+  St2022Header h;
+  Dg dg;
+
+  sink.size = f->frame_bytes;
+  sink.frame = g_malloc0 (sink.size);
+  d = st2022_depacketizer_new (&cb, &sink);
+  st2022_stream_lock_set_depacketizer (l, d);
+  feed (l, d, f, 0, 0, n);
+  feed (l, d, f, 1, 0, 10);
+  /* 300 missing, no drop reported: out of the window */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 310), 1, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  /* one drop event (a GRO batch): the same jump is the stream */
+  st2022_stream_lock_note_dropped (l, 1);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_ACCEPT);
+  /* ... but not with another FRCount */
+  st2022_stream_lock_note_dropped (l, 1);
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 500), 9, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_OUT_OF_WINDOW);
+  /* a gap inside the window with a drop pending counts too */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 320), 1, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_ACCEPT);
+  /* and without one it does not */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 330), 1, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_ACCEPT);
+  st2022_stream_lock_get_stats (l, &ls);
+  fail_unless_equals_uint64 (ls.overflow, 300 + 9);
+  fail_unless_equals_uint64 (ls.out_of_window, 2);
+  st2022_stream_lock_free (l);
+  st2022_depacketizer_free (d);
+  g_free (sink.frame);
+}
+
+GST_END_TEST;
+
 /* st2022_depacketizer_continues(): a datagram after a loss, or one of a
  * renumbered stream */
 static gboolean
@@ -619,6 +671,7 @@ st2022_lock_suite (void)
   tcase_add_test (tc, test_lock_candidates_side_by_side);
   tcase_add_test (tc, test_lock_strays_after_loss);
   tcase_add_test (tc, test_lock_spoof_in_window);
+  tcase_add_test (tc, test_lock_overflow_datagrams);
   tcase_add_test (tc, test_depacketizer_continues);
   return s;
 }
