@@ -1851,9 +1851,11 @@ node_start (const VmiNmosNodeConfig * config, GError ** error)
   node->port = uris ? (guint) g_uri_get_port (uris->data) : config->port;
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
-  /* stable across restarts: the host and the configured port (0 included,
-   * so an ephemeral-port node keeps its id too) */
-  name = g_strdup_printf ("node:%s:%u", node->hostname, config->port);
+  /* stable across restarts: the host (name and the address it is reached
+   * on, which tells apart hosts that share a name, like network
+   * namespaces) and the configured port (0 included) */
+  name = g_strdup_printf ("node:%s:%s:%u", node->hostname, node->host,
+      config->port);
   resource_init (&node->node, RES_NODE, name);
   g_free (name);
   name = g_strdup_printf ("device:%s", node->node.id);

@@ -4,6 +4,8 @@
  * The tests' IS-04 Registration API (see nmos-registry.h). Built with
  * NMOS_REGISTRY_MAIN it is also a program (pipelines/nmos-facility.sh):
  *   nmos-registry [--port N] [--any]   prints its URL, serves until killed
+ * It also answers GET /x-nmos/query/v1.3/<type>s (every resource of the
+ * type, no query parameters) so a controller can find senders through it.
  */
 
 #include "nmos-registry.h"
@@ -53,6 +55,41 @@ reply (SoupServerMessage * msg, guint status, const gchar * body)
         SOUP_MEMORY_COPY, body, strlen (body));
 }
 
+/* A Query API subset for a controller (pipelines/nmos-facility.sh):
+ * GET /x-nmos/query/v1.3/<type>s lists the registered resources of that
+ * type, no filters, no paging. */
+static void
+serve_query (NmosRegistry * r, SoupServerMessage * msg, const gchar * what)
+{
+  GString *out = g_string_new ("[");
+  gchar *type = g_strdup (what);
+  gsize len = strlen (type);
+  GHashTableIter it;
+  gpointer k, v;
+  gboolean first = TRUE;
+
+  while (len > 0 && type[len - 1] == '/')
+    type[--len] = '\0';
+  if (len > 0 && type[len - 1] == 's')
+    type[--len] = '\0';
+  g_mutex_lock (&r->lock);
+  g_hash_table_iter_init (&it, r->resources);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    Entry *e = v;
+    if (strcmp (e->type, type) != 0)
+      continue;
+    if (!first)
+      g_string_append_c (out, ',');
+    g_string_append (out, e->data);
+    first = FALSE;
+  }
+  g_mutex_unlock (&r->lock);
+  g_string_append_c (out, ']');
+  reply (msg, 200, out->str);
+  g_string_free (out, TRUE);
+  g_free (type);
+}
+
 static void
 handle (SoupServer * server, SoupServerMessage * msg, const char *path,
     GHashTable * query, gpointer user_data)
@@ -63,6 +100,11 @@ handle (SoupServer * server, SoupServerMessage * msg, const char *path,
   gchar **parts;
   guint n;
 
+  if (g_str_has_prefix (path, "/x-nmos/query/v1.3/")
+      && strcmp (method, "GET") == 0) {
+    serve_query (r, msg, path + strlen ("/x-nmos/query/v1.3/"));
+    return;
+  }
   if (!g_str_has_prefix (path, prefix)) {
     reply (msg, 404, "{\"code\":404,\"error\":\"not found\",\"debug\":null}");
     return;

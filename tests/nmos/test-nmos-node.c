@@ -90,15 +90,35 @@ expected_id (const gchar * node_id, GstElement * e, const gchar * what)
   return g_strdup (id);
 }
 
+/* the node's host address: the one its API endpoint names */
 static gchar *
-expected_node_id (guint configured_port)
+node_host (guint node_port)
 {
-  gchar *name = g_strdup_printf ("node:%s:%u", g_get_host_name (),
+  guint status;
+  gchar *self = http ("GET", node_port, "/x-nmos/node/v1.3/self", NULL,
+      &status);
+  JsonNode *n = json_from_string (self, NULL);
+  JsonObject *o = json_node_get_object (n);
+  JsonObject *ep = json_array_get_object_element (json_object_get_array_member
+      (json_object_get_object_member (o, "api"), "endpoints"), 0);
+  gchar *host = g_strdup (json_object_get_string_member (ep, "host"));
+
+  json_node_unref (n);
+  g_free (self);
+  return host;
+}
+
+static gchar *
+expected_node_id (guint node_port, guint configured_port)
+{
+  gchar *host = node_host (node_port);
+  gchar *name = g_strdup_printf ("node:%s:%s:%u", g_get_host_name (), host,
       configured_port);
   gchar id[VMI_NMOS_UUID_LEN];
 
   vmi_nmos_uuid_from_name (name, id);
   g_free (name);
+  g_free (host);
   return g_strdup (id);
 }
 
@@ -237,14 +257,14 @@ GST_START_TEST (test_registration)
   fail_unless_equals_int (nmos_registry_count (reg), 6);
 
   /* stable ids: host + configured port, then each element's path */
-  node_id = expected_node_id (0);
+  g_object_get (sink, "nmos-node-port", &node_port, NULL);
+  fail_unless (node_port > 0);
+  node_id = expected_node_id (node_port, 0);
   sender_id = expected_id (node_id, sink, "sender");
   receiver_id = expected_id (node_id, src, "receiver");
   s = nmos_registry_get (reg, node_id);
   fail_unless (s != NULL, "node %s not registered", node_id);
   g_free (s);
-  g_object_get (sink, "nmos-node-port", &node_port, NULL);
-  fail_unless (node_port > 0);
 
   /* the registered sender is what the Node API serves */
   s = nmos_registry_get (reg, sender_id);
@@ -404,7 +424,7 @@ GST_START_TEST (test_connection_api)
   g_object_get (src, "nmos-node-port", &node_port, "port", &port, NULL);
   tx = sender_pipeline (port, 1, NULL, &sink);
   play (tx);
-  node_id = expected_node_id (0);
+  node_id = expected_node_id (node_port, 0);
   sender_id = expected_id (node_id, sink, "sender");
   receiver_id = expected_id (node_id, src, "receiver");
 
@@ -694,7 +714,7 @@ GST_START_TEST (test_retarget)
   }
   pb = sender_pipeline (port_b, SSRC_B, NULL, &sink_b);
   play (pb);
-  node_id = expected_node_id (0);
+  node_id = expected_node_id (node_port, 0);
   sender_b = expected_id (node_id, sink_b, "sender");
   receiver_id = expected_id (node_id, src, "receiver");
   path = g_strdup_printf ("/x-nmos/connection/v1.1/single/senders/%s/"
