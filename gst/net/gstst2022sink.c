@@ -1012,6 +1012,12 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
   return TRUE;
 }
 
+guint16
+gst_st2022_sink_get_source_port (GstSt2022Sink * sink)
+{
+  return vmi_transport_get_local_port (sink->t);
+}
+
 static gboolean
 gst_st2022_sink_unlock (GstBaseSink * bsink)
 {

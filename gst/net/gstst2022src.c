@@ -1224,6 +1224,7 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
   self->swap_t = NULL;
   self->swap_since = 0;
   g_atomic_int_set (&self->swap_pending, 0);
+  g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
   vmi_transport_close (old);
@@ -1252,6 +1253,9 @@ gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
   self->swap_t = t;
   g_atomic_int_set (&self->swap_pending, 1);
   g_cond_broadcast (&self->cond);
+  /* until the receive thread has taken it (a frame's time or so) */
+  while (g_atomic_int_get (&self->swap_pending) && !self->stopping)
+    g_cond_wait (&self->cond, &self->lock);
   g_mutex_unlock (&self->lock);
   vmi_transport_close (replaced);
   return TRUE;

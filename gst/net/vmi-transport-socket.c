@@ -287,6 +287,15 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
         goto error;
       if (bind (s->fd, (struct sockaddr *) &local, local_len) < 0)
         goto bind_local_failed;
+    } else {
+      /* the kernel's ephemeral source port, taken now rather than at the
+       * first send, so that get_local_port() can tell it (NMOS IS-05
+       * source_port); best effort: the first send binds otherwise */
+      struct sockaddr_storage any = { 0 };
+
+      any.ss_family = family;
+      (void) bind (s->fd, (struct sockaddr *) &any, family == AF_INET ?
+          sizeof (struct sockaddr_in) : sizeof (struct sockaddr_in6));
     }
     if (is_multicast (&addr)) {
       int ttl = cfg->ttl_mc, loop = 1;

@@ -50,6 +50,9 @@ struct _GstSt2022Nmos
 #endif
   /* sink: IS-05 master_enable && rtp_enabled (atomic) */
   gint sending;
+  /* src, node thread: it has a transport, bound to @port */
+  gboolean receiving;
+  guint port;
 };
 
 void
@@ -283,6 +286,14 @@ src_activate (gpointer user_data, const VmiNmosState * active, guint n_legs,
     cfg.buffer_size = buffer_size;
     klass = vmi_transport_lookup (VMI_TRANSPORT_KIND_SOCKET);
     t = klass->open (&cfg, error);
+    if (t == NULL && n->receiving && cfg.port == n->port) {
+      /* the old socket holds the port: give it up first (the switch is
+       * then not between two frames, the port is the same) */
+      g_clear_error (error);
+      gst_st2022_src_swap_transport (GST_ST2022_SRC (n->element), NULL);
+      n->receiving = FALSE;
+      t = klass->open (&cfg, error);
+    }
     if (t == NULL) {
       g_free (iface);
       return FALSE;
@@ -295,6 +306,9 @@ src_activate (gpointer user_data, const VmiNmosState * active, guint n_legs,
         "the receiver is not running");
     return FALSE;
   }
+  n->receiving = t != NULL;
+  if (t)
+    n->port = cfg.port;
   GST_INFO_OBJECT (n->element, "IS-05: receiving %s",
       t ? "(retargeted)" : "nothing (disabled)");
   if (t)
@@ -328,6 +342,8 @@ sink_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep, gchar ** sdp_out,
   gchar *text = NULL;
   gboolean ok;
   guint p;
+  guint16 source_port =
+      gst_st2022_sink_get_source_port (GST_ST2022_SINK (n->element));
 
   g_object_get (n->element, "sdp", &text, NULL);
   ok = text && st2022_sdp_parse (text, -1, &sdp, NULL);
@@ -338,6 +354,8 @@ sink_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep, gchar ** sdp_out,
   vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_SOURCE_IP],
       sdp.origin_address ? sdp.origin_address : "0.0.0.0");
   vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_DESTINATION_IP], sdp.address);
+  vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_SOURCE_PORT],
+      source_port ? source_port : sdp.port);
   vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_DESTINATION_PORT], sdp.port);
   vmi_nmos_value_set_bool (&leg.v[VMI_NMOS_P_RTP_ENABLED], TRUE);
   *multicast = sdp.multicast;
@@ -372,9 +390,12 @@ src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
   vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_DESTINATION_PORT], port);
   vmi_nmos_value_set_bool (&leg.v[VMI_NMOS_P_RTP_ENABLED], TRUE);
   vmi_nmos_endpoint_init (ep, VMI_NMOS_RECEIVER, 1, &leg, TRUE);
-  /* "auto" port: RTP's 5004 (IS-05) */
+  n->receiving = TRUE;
+  n->port = port;
+  /* "auto" port: the one the element started on (IS-05's 5004 is only a
+   * default, and another receiver of the host may hold it) */
   vmi_nmos_value_set_int (&ep->auto_values[0].v
-      [VMI_NMOS_P_DESTINATION_PORT], 5004);
+      [VMI_NMOS_P_DESTINATION_PORT], port);
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].has_min = TRUE;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].min = 1;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].has_max = TRUE;

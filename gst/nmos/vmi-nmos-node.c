@@ -1334,11 +1334,14 @@ typedef struct
   VmiNmosHandle *h;
 } TimerData;
 
+static void schedule (VmiNmosNode * node, VmiNmosHandle * h);
+
 static gboolean
 scheduled_fire (gpointer data)
 {
   TimerData *td = data;
   VmiNmosNode *node = td->node;
+  VmiNmosTime when;
   gchar *why = NULL;
 
   g_mutex_lock (&node->lock);
@@ -1347,6 +1350,13 @@ scheduled_fire (gpointer data)
     return G_SOURCE_REMOVE;
   }
   g_clear_pointer (&td->h->timer, g_source_unref);
+  /* a GLib timer may run up to a millisecond before the TAI instant */
+  if (vmi_nmos_endpoint_scheduled (&td->h->ep, &when)
+      && vmi_nmos_time_until_ns (vmi_nmos_tai_now (), when) > 0) {
+    schedule (node, td->h);
+    g_mutex_unlock (&node->lock);
+    return G_SOURCE_REMOVE;
+  }
   if (!activate_now (node, td->h, &why)) {
     g_warning ("nmos: scheduled activation of %s: %s",
         vmi_nmos_handle_get_id (td->h), why);
@@ -1379,7 +1389,8 @@ schedule (VmiNmosNode * node, VmiNmosHandle * h)
   td = g_new (TimerData, 1);
   td->node = node;
   td->h = h;
-  h->timer = g_timeout_source_new ((guint) MIN (ns / 1000000, G_MAXUINT));
+  h->timer = g_timeout_source_new ((guint) MIN ((ns + 999999) / 1000000,
+          G_MAXUINT));
   g_source_set_callback (h->timer, scheduled_fire, td, g_free);
   g_source_attach (h->timer, node->ctx);
 }

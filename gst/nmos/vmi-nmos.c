@@ -182,6 +182,8 @@ static const ParamInfo params[VMI_NMOS_N_PARAMS] = {
       {0, IP_OR_NULL}},
   [VMI_NMOS_P_INTERFACE_IP] = {"interface_ip", R (VMI_NMOS_RECEIVER),
       {0, IP_OR_AUTO}},
+  [VMI_NMOS_P_SOURCE_PORT] = {"source_port", R (VMI_NMOS_SENDER),
+      {PORT, 0}},
   [VMI_NMOS_P_DESTINATION_PORT] = {"destination_port", R (VMI_NMOS_SENDER) |
         R (VMI_NMOS_RECEIVER), {PORT, PORT}},
   [VMI_NMOS_P_RTP_ENABLED] = {"rtp_enabled", R (VMI_NMOS_SENDER) |

@@ -72,13 +72,14 @@ typedef enum
 } VmiNmosRole;
 
 /* The RTP transport parameters we support (IS-05 v1.1 rtp schemas, no FEC
- * or RTCP; no sender source_port: the kernel picks it at the first send). */
+ * or RTCP). */
 typedef enum
 {
   VMI_NMOS_P_SOURCE_IP,
   VMI_NMOS_P_DESTINATION_IP,    /* sender */
   VMI_NMOS_P_MULTICAST_IP,      /* receiver */
   VMI_NMOS_P_INTERFACE_IP,      /* receiver */
+  VMI_NMOS_P_SOURCE_PORT,       /* sender */
   VMI_NMOS_P_DESTINATION_PORT,
   VMI_NMOS_P_RTP_ENABLED,
   VMI_NMOS_N_PARAMS,

@@ -5,7 +5,8 @@
  * NMOS_REGISTRY_MAIN it is also a program (pipelines/nmos-facility.sh):
  *   nmos-registry [--port N] [--any]   prints its URL, serves until killed
  * It also answers GET /x-nmos/query/v1.3/<type>s (every resource of the
- * type, no query parameters) so a controller can find senders through it.
+ * type, no query parameters) and /<type>s/<id>, so a controller (and AMWA's
+ * testing tool, docs/nmos.md) can find resources through it.
  */
 
 #include "nmos-registry.h"
@@ -68,8 +69,28 @@ serve_query (NmosRegistry * r, SoupServerMessage * msg, const gchar * what)
   gpointer k, v;
   gboolean first = TRUE;
 
+  gchar *id = NULL;
+
   while (len > 0 && type[len - 1] == '/')
     type[--len] = '\0';
+  /* <type>s/<id>: that one resource */
+  if ((id = strchr (type, '/'))) {
+    Entry *e;
+
+    *id++ = '\0';
+    g_mutex_lock (&r->lock);
+    e = g_hash_table_lookup (r->resources, id);
+    if (e && g_str_has_prefix (type, e->type))
+      reply (msg, 200, e->data);
+    else
+      reply (msg, 404, "{\"code\":404,\"error\":\"not found\","
+          "\"debug\":null}");
+    g_mutex_unlock (&r->lock);
+    g_string_free (out, TRUE);
+    g_free (type);
+    return;
+  }
+  len = strlen (type);
   if (len > 0 && type[len - 1] == 's')
     type[--len] = '\0';
   g_mutex_lock (&r->lock);

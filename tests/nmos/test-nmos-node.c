@@ -367,7 +367,7 @@ GST_START_TEST (test_connection_api)
   GstElement *pipe, *tx, *sink, *src;
   gchar *node_id, *sender_id, *receiver_id, *path, *body, *expect, *staged;
   gchar *active;
-  gint node_port, port;
+  gint node_port, port, source_port;
   guint i, status;
   static const struct
   {
@@ -454,9 +454,25 @@ GST_START_TEST (test_connection_api)
   path = g_strdup_printf ("/x-nmos/connection/v1.1/single/senders/%s/"
       "constraints", sender_id);
   body = http_ok ("GET", node_port, path, NULL, 200);
+  {
+    /* the source port the kernel gave the sender's socket */
+    gchar *apath = g_strdup_printf ("/x-nmos/connection/v1.1/single/"
+        "senders/%s/active", sender_id);
+    gchar *a = http_ok ("GET", node_port, apath, NULL, 200);
+    JsonObject *o = parse_object (a);
+    JsonObject *leg = json_array_get_object_element
+        (json_object_get_array_member (o, "transport_params"), 0);
+
+    source_port = json_object_get_int_member (leg, "source_port");
+    fail_unless (source_port > 0 && source_port != port);
+    json_object_unref (o);
+    g_free (a);
+    g_free (apath);
+  }
   expect = g_strdup_printf ("[{\"source_ip\":{\"enum\":[\"127.0.0.1\"]},"
-      "\"destination_ip\":{\"enum\":[\"127.0.0.1\"]},\"destination_port\":"
-      "{\"enum\":[%d]},\"rtp_enabled\":{}}]", port);
+      "\"destination_ip\":{\"enum\":[\"127.0.0.1\"]},\"source_port\":"
+      "{\"enum\":[%d]},\"destination_port\":{\"enum\":[%d]},"
+      "\"rtp_enabled\":{}}]", source_port, port);
   fail_unless_equals_string (body, expect);
   g_free (expect);
   g_free (body);
