@@ -224,7 +224,27 @@ sender_pipeline (guint port, guint ssrc, const gchar * registry,
 GST_START_TEST (test_registration)
 {
   NmosRegistry *reg = nmos_registry_new (0, FALSE);
-  gchar *url = nmos_registry_url (reg);
+  gchar *live = nmos_registry_url (reg), *url;
+  guint dead_port;
+  GSocket *sock;
+
+  /* the first registry listed is down: the node fails over to the second */
+  {
+    sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+        G_SOCKET_PROTOCOL_TCP, NULL);
+    GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *sa = g_inet_socket_address_new (lo, 0), *bound;
+
+    fail_unless (g_socket_bind (sock, sa, FALSE, NULL));
+    bound = g_socket_get_local_address (sock, NULL);
+    dead_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS
+        (bound));
+    g_object_unref (bound);
+    g_object_unref (sa);
+    g_object_unref (lo);
+    /* bound, never listening: connections are refused */
+    url = g_strdup_printf ("http://127.0.0.1:%u, %s", dead_port, live);
+  }
   GstElement *pipe, *sink, *src;
   gchar *desc, *node_id, *sender_id, *receiver_id, *s, *api, *sdp, *path;
   JsonObject *o;
@@ -355,6 +375,8 @@ GST_START_TEST (test_registration)
   g_free (sender_id);
   g_free (receiver_id);
   g_free (url);
+  g_free (live);
+  g_object_unref (sock);
   nmos_registry_free (reg);
 }
 
