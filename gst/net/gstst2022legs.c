@@ -433,11 +433,16 @@ struct _GstSt2022SrcLegs
 
 static void
 legs_emit (gpointer user_data, const guint8 * data, gsize len,
-    guint64 arrival_ns, St2022SeamlessPath path)
+    guint64 arrival_ns, St2022SeamlessPath path, gconstpointer tag)
 {
   GstSt2022SrcLegs *l = user_data;
 
-  if (!l->stopped)
+  if (l->stopped)
+    return;
+  /* straight from the receive burst: the lock has parsed its header */
+  if (tag)
+    st2022_depacketizer_push_parsed (l->depay, data, tag, arrival_ns);
+  else
     st2022_depacketizer_push (l->depay, data, len, arrival_ns);
 }
 
@@ -570,7 +575,7 @@ legs_merge (GstSt2022SrcLegs * l, guint p, const guint8 * data, gsize len,
     const St2022Header * h, guint64 now)
 {
   st2022_seamless_push (l->merge, (St2022SeamlessPath) p, legs_key (h),
-      h->seq, data, len, now);
+      h->seq, data, len, now, h);
 }
 
 /* one path's burst through its lock into the merge */

@@ -165,7 +165,7 @@ emit_slot (St2022Seamless * m, guint64 ext)
   s->held = 0;
   m->stats.emitted++;
   m->cb.emit (m->user_data, store_of (m, ext), s->len, s->first_arrival,
-      (St2022SeamlessPath) s->first_path);
+      (St2022SeamlessPath) s->first_path, NULL);
 }
 
 /* first_held moves on once it has been passed on */
@@ -367,7 +367,7 @@ init_slots (St2022Seamless * m, guint64 from, guint64 to, guint64 arrival)
 St2022SeamlessVerdict
 st2022_seamless_push (St2022Seamless * m, St2022SeamlessPath path,
     guint64 key, guint16 seq, const guint8 * data, gsize len,
-    guint64 arrival_ns)
+    guint64 arrival_ns, gconstpointer tag)
 {
   guint other = 1 - (guint) path;
   Path *P;
@@ -497,7 +497,7 @@ st2022_seamless_push (St2022Seamless * m, St2022SeamlessPath path,
     s->held = 0;
     m->stats.emitted++;
     m->next_out++;
-    m->cb.emit (m->user_data, data, len, arrival_ns, path);
+    m->cb.emit (m->user_data, data, len, arrival_ns, path, tag);
     emit_chain (m);
   } else {
     memcpy (store_of (m, ext), data, len);

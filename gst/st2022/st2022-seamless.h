@@ -69,9 +69,11 @@ typedef enum
 typedef struct
 {
   /* A datagram of the merged stream, in order.  @data is valid during the
-   * call only. */
+   * call only.  @tag is the push()'s own when the datagram leaves during
+   * its push() (from the caller's memory: e.g. its parsed header), NULL
+   * when it leaves from the merge's store. */
   void (*emit) (gpointer user_data, const guint8 * data, gsize len,
-      guint64 arrival_ns, St2022SeamlessPath path);
+      guint64 arrival_ns, St2022SeamlessPath path, gconstpointer tag);
   /* The merged stream starts over (a new stream on the paths, or a jump no
    * window explains): what follows is not the continuation of what came
    * before. */
@@ -110,11 +112,11 @@ void st2022_seamless_free (St2022Seamless * m);
 
 /* The datagram @data of @path: @key names its stream (SSRC, payload type,
  * format: the caller's choice), @seq is its RTP sequence number, @arrival_ns
- * a monotonic time.  May call emit() (for this datagram and for held ones it
- * releases) and resync(). */
+ * a monotonic time, @tag handed to emit() if it leaves at once.  May call
+ * emit() (for this datagram and for held ones it releases) and resync(). */
 St2022SeamlessVerdict st2022_seamless_push (St2022Seamless * m,
     St2022SeamlessPath path, guint64 key, guint16 seq, const guint8 * data,
-    gsize len, guint64 arrival_ns);
+    gsize len, guint64 arrival_ns, gconstpointer tag);
 
 /* Time passes (@now_ns, the clock of push()): held datagrams whose gap has
  * waited the window are released, old datagrams are accounted.  Call it

@@ -11,7 +11,9 @@
 
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <sys/socket.h>
@@ -589,6 +591,159 @@ GST_START_TEST (test_path_cut_and_back)
 
 GST_END_TEST;
 
+/* --- the sink: a path whose sends fail ------------------------------------ */
+
+static gboolean
+sh (const gchar * cmd)
+{
+  gint status = -1;
+  gchar *out = NULL, *err = NULL;
+  gboolean ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
+      && g_spawn_check_wait_status (status, NULL);
+
+  if (!ok)
+    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
+  g_free (out);
+  g_free (err);
+  return ok;
+}
+
+/* Waits for st2022-path @path:@state from the sender (bus, 20 s) */
+static void
+wait_path (GstBus * bus, const gchar * path, const gchar * state)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  for (;;) {
+    gint64 left = deadline - g_get_monotonic_time ();
+    GstMessage *msg;
+    const GstStructure *st;
+
+    fail_unless (left > 0, "no st2022-path %s %s", path, state);
+    msg = gst_bus_timed_pop (bus, left * 1000);
+    fail_unless (msg != NULL, "no st2022-path %s %s", path, state);
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+        "the sender failed");
+    st = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_structure_has_name (st, "st2022-path")) {
+      gboolean match = !g_strcmp0 (gst_structure_get_string (st, "path"),
+          path) && !g_strcmp0 (gst_structure_get_string (st, "state"),
+          state);
+
+      fail_unless (match, "st2022-path %s %s first", gst_structure_get_string
+          (st, "path"), gst_structure_get_string (st, "state"));
+      gst_message_unref (msg);
+      return;
+    }
+    gst_message_unref (msg);
+  }
+}
+
+/* In a network namespace of the test's own with only loopback, the
+ * secondary's destination has no route (every send fails: ENETUNREACH)
+ * until the test gives it one: the primary path sends every datagram all
+ * along, the secondary's failures are counted and told, and its return */
+GST_START_TEST (test_sink_secondary_fails_and_returns)
+{
+  const RefFormat *f = &ref_720p5994;
+  const guint N = 12;
+  guint8 **pics = net_make_pictures (f, 2, 3);
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  gchar ns[32], *cmd, *path;
+  GstElement *sender, *appsrc;
+  GstStructure *st;
+  GstVideoInfo info;
+  GstBus *bus;
+  int fd, orig;
+  guint k;
+  guint64 total = (guint64) N * ref_datagrams (f);
+
+  if (getuid () != 0 || !sh ("ip -V")) {
+    g_printerr ("SKIP: a network namespace needs root and iproute2\n");
+    goto out;
+  }
+  g_snprintf (ns, sizeof (ns), "vmi7s%d", (int) getpid ());
+  cmd = g_strdup_printf ("ip netns del %s", ns);
+  sh (cmd);
+  g_free (cmd);
+  cmd = g_strdup_printf ("ip netns add %s", ns);
+  fail_unless (sh (cmd));
+  g_free (cmd);
+  cmd = g_strdup_printf ("ip -n %s link set lo up", ns);
+  fail_unless (sh (cmd));
+  g_free (cmd);
+
+  /* the sender's sockets are made by this thread, in the namespace */
+  orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  path = g_strdup_printf ("/var/run/netns/%s", ns);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  g_free (path);
+  fail_unless (fd >= 0 && setns (fd, CLONE_NEWNET) == 0);
+  close (fd);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  sender = gst_parse_launch ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 host=127.0.0.1 port=5004 "
+      "secondary-host=10.88.0.2 secondary-port=5006", NULL);
+  fail_unless (sender != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  bus = gst_element_get_bus (sender);
+  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (setns (orig, CLONE_NEWNET) == 0);
+  close (orig);
+
+  for (k = 0; k < N; k++) {
+    GstBuffer *buf = net_make_buffer (&info, f, pics[k % 2]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
+        GST_FLOW_OK);
+    if (k == N / 2) {
+      /* told as the frames after the first failed one are rendered */
+      wait_path (bus, "secondary", "down");
+      /* a route for the secondary: its sends work again (told as the
+       * frames after go out) */
+      cmd = g_strdup_printf ("ip -n %s addr add 10.88.0.1/24 dev lo", ns);
+      fail_unless (sh (cmd));
+      g_free (cmd);
+    }
+  }
+  wait_path (bus, "secondary", "up");
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  st = net_run_until_eos (sender, "sink", 60);
+  GST_INFO ("sender: %" GST_PTR_FORMAT, st);
+
+  /* the primary sent everything, the secondary everything it could; what
+   * it could not is counted, once down and back */
+  fail_unless_equals_uint64 (net_stat (st, "packets"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-primary"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-failed-primary"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "packets-secondary") +
+      net_stat (st, "packets-failed-secondary"), total);
+  fail_unless (net_stat (st, "packets-failed-secondary") > 0);
+  fail_unless (net_stat (st, "packets-secondary") > 0);
+  fail_unless_equals_uint64 (net_stat (st, "path-failures-secondary"), 1);
+  fail_unless_equals_uint64 (net_stat (st, "path-failures-primary"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "frames"), N);
+
+  gst_structure_free (st);
+  gst_element_set_state (sender, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (appsrc);
+  gst_object_unref (sender);
+  cmd = g_strdup_printf ("ip netns del %s", ns);
+  sh (cmd);
+  g_free (cmd);
+out:
+  gst_caps_unref (caps);
+  net_free_pictures (pics, 2);
+}
+
+GST_END_TEST;
+
 static Suite *
 seamless_suite (void)
 {
@@ -600,6 +755,7 @@ seamless_suite (void)
   tcase_add_test (tc, test_disjoint_loss);
   tcase_add_test (tc, test_common_loss);
   tcase_add_test (tc, test_path_cut_and_back);
+  tcase_add_test (tc, test_sink_secondary_fails_and_returns);
   return s;
 }
 

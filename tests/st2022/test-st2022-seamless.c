@@ -35,12 +35,14 @@ typedef struct
 
 static void
 on_emit (gpointer user_data, const guint8 * data, gsize len,
-    guint64 arrival_ns, St2022SeamlessPath path)
+    guint64 arrival_ns, St2022SeamlessPath path, gconstpointer tag)
 {
   Sink *s = user_data;
   guint32 v;
 
   fail_unless_equals_int (len, 40);
+  /* the push's tag only for a datagram that leaves from its memory */
+  fail_unless (tag == NULL || tag == data);
   memcpy (&v, data, 4);
   /* the payload is the datagram's own, whichever path it came from */
   fail_unless (data[4] == (guint8) v && data[39] == (guint8) (v >> 8));
@@ -72,7 +74,7 @@ push_ev (St2022Seamless * m, const Ev * e)
   d[4] = (guint8) v;
   d[39] = (guint8) (v >> 8);
   return st2022_seamless_push (m, e->path, keys[e->stream],
-      (guint16) (seq0[e->stream] + e->idx), d, sizeof (d), e->t);
+      (guint16) (seq0[e->stream] + e->idx), d, sizeof (d), e->t, d);
 }
 
 static gint
