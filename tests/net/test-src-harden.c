@@ -512,13 +512,28 @@ GST_START_TEST (test_strays_after_loss_restore_nothing)
 {
   RawSender s;
   Rx rx;
-  guint k;
+  guint k, timeouts;
+  guint64 lost, restored, locks;
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
   rx_start (&rx, &s, "stats-interval=20 timeout=300000000", "",
       GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, 3, 0, NULL, NULL);
-  RX_WAIT (&rx, rx.frames >= 3 && rx.n_timeouts_lost == 1);
+  RX_WAIT (&rx, rx.frames >= 3);
+  /* the silence after the last frame (a loaded machine may have stalled
+   * the sender mid-stream for longer than the timeout too: the counts
+   * after the stream are the baseline) */
+  g_mutex_lock (&rx.lock);
+  timeouts = rx.n_timeouts;
+  g_mutex_unlock (&rx.lock);
+  RX_WAIT (&rx, rx.n_timeouts > timeouts && rx.stats != NULL &&
+      net_stat (rx.stats, "signal-lost") == rx.n_timeouts_lost);
+  g_mutex_lock (&rx.lock);
+  timeouts = rx.n_timeouts;
+  lost = net_stat (rx.stats, "signal-lost");
+  restored = net_stat (rx.stats, "signal-restored");
+  locks = net_stat (rx.stats, "stream-locks");
+  g_mutex_unlock (&rx.lock);
   for (k = 0; k < 3; k++) {
     guint8 dg[REF_DATAGRAM];
     guint mark;
@@ -526,7 +541,8 @@ GST_START_TEST (test_strays_after_loss_restore_nothing)
     ref_pack_datagram (s.f, s.rasters[3], 7, (guint16) (777 * k), 0,
         0xbad00000 + k, 3, 0, 98, dg);
     raw_send (&s, dg);
-    RX_WAIT (&rx, net_stat (rx.stats, "packets-foreign") == k + 1);
+    RX_WAIT (&rx, rx.stats != NULL && net_stat (rx.stats,
+            "packets-foreign") == k + 1);
     /* longer than the timeout, timed by the receiver's stats (20 ms) */
     g_mutex_lock (&rx.lock);
     mark = rx.n_stats;
@@ -534,10 +550,12 @@ GST_START_TEST (test_strays_after_loss_restore_nothing)
     RX_WAIT (&rx, rx.n_stats >= mark + 30);
   }
   g_mutex_lock (&rx.lock);
-  fail_unless_equals_int (rx.n_timeouts, 1);
-  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-lost"), 1);
-  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-restored"), 0);
-  fail_unless_equals_uint64 (net_stat (rx.stats, "stream-locks"), 1);
+  /* the strays changed nothing: no lock, no return, no new silence */
+  fail_unless_equals_int (rx.n_timeouts, timeouts);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-lost"), lost);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "signal-restored"),
+      restored);
+  fail_unless_equals_uint64 (net_stat (rx.stats, "stream-locks"), locks);
   fail_unless_equals_uint64 (net_stat (rx.stats, "packets"), s.sent);
   check_identities (rx.stats, s.sent + 3, s.sent, 3, 0);
   g_mutex_unlock (&rx.lock);

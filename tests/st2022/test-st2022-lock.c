@@ -462,6 +462,25 @@ sink_end (gpointer u, St2022Target * t, const St2022FrameInfo * i)
   s->complete += i->complete;
 }
 
+static const St2022DepacketizerCallbacks sink_callbacks = {
+  sink_begin, sink_end, NULL
+};
+
+/* A lock (lock-datagrams 16) with a depacketizer behind it assembling
+ * format @f into @sink */
+static St2022StreamLock *
+lock_with_sink (const St2022Format * f, Sink * sink, St2022Depacketizer ** d)
+{
+  St2022StreamLock *l = st2022_stream_lock_new (16);
+
+  memset (sink, 0, sizeof (*sink));
+  sink->size = f->frame_bytes;
+  sink->frame = g_malloc0 (sink->size);
+  *d = st2022_depacketizer_new (&sink_callbacks, sink);
+  st2022_stream_lock_set_depacketizer (l, *d);
+  return l;
+}
+
 /* Datagrams @from..@to-1 of frame @fr (FRCount @fr, seq base + fr * n + i)
  * through the lock into @d, as st2022src does (replay on RELOCK) */
 static void
@@ -504,18 +523,12 @@ GST_START_TEST (test_lock_spoof_in_window)
 {
   const St2022Format *f = st2022_format_get (0);
   guint n = f->datagrams_per_frame;
-  St2022DepacketizerCallbacks cb = { sink_begin, sink_end, NULL };
-  Sink sink = { NULL, 0, 0, 0 };
+  Sink sink;
   St2022Depacketizer *d;
-  St2022StreamLock *l = st2022_stream_lock_new (16);
+  St2022StreamLock *l = lock_with_sink (f, &sink, &d);
   St2022DepacketizerStats ds;
   St2022Header h;
   Dg dg;
-
-  sink.size = f->frame_bytes;
-  sink.frame = g_malloc0 (sink.size);
-  d = st2022_depacketizer_new (&cb, &sink);
-  st2022_stream_lock_set_depacketizer (l, d);
 
   feed (l, d, f, 0, 0, n);
   /* after frame 0's marker: 5 ahead, FRCount 77 (frame 1 has 1) */
@@ -562,18 +575,12 @@ GST_START_TEST (test_lock_overflow_datagrams)
 {
   const St2022Format *f = st2022_format_get (0);
   guint n = f->datagrams_per_frame;
-  St2022DepacketizerCallbacks cb = { sink_begin, sink_end, NULL };
-  Sink sink = { NULL, 0, 0, 0 };
+  Sink sink;
   St2022Depacketizer *d;
-  St2022StreamLock *l = st2022_stream_lock_new (16);
+  St2022StreamLock *l = lock_with_sink (f, &sink, &d);
   St2022LockStats ls;
   St2022Header h;
   Dg dg;
-
-  sink.size = f->frame_bytes;
-  sink.frame = g_malloc0 (sink.size);
-  d = st2022_depacketizer_new (&cb, &sink);
-  st2022_stream_lock_set_depacketizer (l, d);
   feed (l, d, f, 0, 0, n);
   feed (l, d, f, 1, 0, 10);
   /* 300 missing, no drop reported: out of the window */
