@@ -101,6 +101,7 @@ gst_st2022_sdp_settings_clear (GstSt2022SdpSettings * s)
 {
   g_clear_pointer (&s->sdp, g_free);
   g_clear_pointer (&s->sdp_file, g_free);
+  g_clear_pointer (&s->ts_refclk, g_free);
 }
 
 gboolean
@@ -279,6 +280,8 @@ gst_st2022_sdp_sink_start (GstElement * sink, GstSt2022SdpSettings * s,
   d.tp = pacing == GST_ST2022_PACING_SOFTWARE ? "2110TPW" :
       pacing == GST_ST2022_PACING_NONE ? NULL : "2110TPNL";
   d.refclk_mac = mac[0] ? mac : NULL;
+  d.ts_refclk = s->ts_refclk;
+  d.mediaclk = s->ts_refclk ? "direct=0" : NULL;
   text = st2022_sdp_write (&d, &err);
   g_free (name);
   if (text == NULL)

@@ -32,6 +32,9 @@ typedef struct
 {
   gchar *sdp;                   /* sink: what it sends (from start on) */
   gchar *sdp_file;
+  /* sink: set before sink_start by an element on PTP
+   * (gst_st2022_clock_ts_refclk()); NULL = not on PTP */
+  gchar *ts_refclk;
 } GstSt2022SdpSettings;
 
 void gst_st2022_sdp_install_properties (GObjectClass * klass, guint first_id,

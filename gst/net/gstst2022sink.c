@@ -19,7 +19,11 @@
  * does its own synchronisation, so the base class never waits on the clock.
  *
  * The RTP timestamp (27 MHz) is the buffer's running time; it advances by
- * exactly 27e6/frame-rate per frame for a regular stream.
+ * exactly 27e6/frame-rate per frame for a regular stream. With
+ * `clock-source=ptp` or `tai` (SMPTE ST 2059) the element provides a PTP
+ * (or TAI) clock instead and sends each frame `tx-offset` ns after its
+ * alignment point on the SMPTE epoch, with that point's RTP and video
+ * timestamps (docs/timing.md).
  *
  * ## Example launch line
  * |[
@@ -945,6 +949,10 @@ gst_st2022_sink_start (GstBaseSink * bsink)
     goto clock_stop;
   }
   self->path_up[0] = self->path_up[1] = TRUE;
+  GST_OBJECT_LOCK (self);
+  g_free (self->sdp.ts_refclk);
+  self->sdp.ts_refclk = gst_st2022_clock_ts_refclk (&self->timing);
+  GST_OBJECT_UNLOCK (self);
   if (!gst_st2022_sdp_sink_start (GST_ELEMENT (self), &self->sdp, &cfg,
           two_paths ? &cfg2 : NULL, payload_type, pacing)) {
     vmi_transport_close (ref_rx);

@@ -28,7 +28,9 @@
  * downstream pool, else a GstVmiBufferPool): one copy per byte, the
  * kernel's. It is a live source: a frame's PTS is the pipeline clock time at
  * which its first datagram arrived, minus the base time; the RTP timestamp,
- * sequence numbers and FRCount travel in a #GstSt2022Meta.
+ * sequence numbers and FRCount travel in a #GstSt2022Meta. With
+ * `clock-source=ptp` or `tai` (SMPTE ST 2059) the PTS is the instant the RTP
+ * timestamp names and stats carry each frame's latency (docs/timing.md).
  *
  * The element locks on the first stream to send `lock-datagrams`
  * consecutive consistent datagrams (SSRC, payload type, format, sequence

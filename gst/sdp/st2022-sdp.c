@@ -945,8 +945,12 @@ write_media (GString * s, const St2022SdpDescription * d,
   else
     g_string_append_printf (s, "c=IN %s %s\r\n", dst_v6 ? "IP6" : "IP4",
         address);
-  if (refclk_mac)
+  if (d->ts_refclk)
+    g_string_append_printf (s, "a=ts-refclk:%s\r\n", d->ts_refclk);
+  else if (refclk_mac)
     g_string_append_printf (s, "a=ts-refclk:localmac=%s\r\n", refclk_mac);
+  if (d->mediaclk)
+    g_string_append_printf (s, "a=mediaclk:%s\r\n", d->mediaclk);
   if (d->source_filter && origin && org_v6 == dst_v6)
     g_string_append_printf (s, "a=source-filter: incl IN %s %s %s\r\n",
         dst_v6 ? "IP6" : "IP4", address, origin);

@@ -125,6 +125,11 @@ typedef struct
   guint16 secondary_port;
   const gchar *secondary_origin_address;
   const gchar *secondary_refclk_mac;
+  /* ST 2059: a=ts-refclk:<ts_refclk> in place of localmac (RFC 7273,
+   * "ptp=IEEE1588-2008:<grandmaster>:<domain>") and a=mediaclk:<mediaclk>
+   * ("direct=0"); NULL = none */
+  const gchar *ts_refclk;
+  const gchar *mediaclk;
 } St2022SdpDescription;
 
 /* The SDP text (CRLF line ends), or NULL with @error when an address is

@@ -381,7 +381,7 @@ on_epoch_once (gboolean receiver, guint attempt)
   GstMessage *msg;
   GstStructure *stats = NULL;
   GstClock *clock;
-  gchar *desc, *sdp = NULL;
+  gchar *desc, *sdp = NULL, *line;
   GArray *delays;
   gint64 utc_offset_ns, median;
   guint i, r_bad = 0, rtp_bad = 0, vts_bad = 0, steps_bad = 0;
@@ -567,6 +567,14 @@ on_epoch_once (gboolean receiver, guint attempt)
         attempt < 3 ? "; running again" : "");
   g_array_free (delays, TRUE);
 
+  /* the SDP names the grandmaster and the domain */
+  fail_unless (sdp != NULL);
+  line = g_strdup_printf ("a=ts-refclk:ptp=IEEE1588-2008:" GM_ID ":%d\r\n",
+      DOMAIN);
+  fail_unless (strstr (sdp, line) != NULL, "no '%s' in\n%s", line, sdp);
+  fail_unless (strstr (sdp, "a=mediaclk:direct=0\r\n") != NULL, "%s", sdp);
+  fail_unless (strstr (sdp, "localmac") == NULL, "%s", sdp);
+  g_free (line);
   g_free (sdp);
 
   g_array_free (cap.firsts, TRUE);

@@ -547,6 +547,43 @@ GST_START_TEST (test_write_multicast)
 
 GST_END_TEST;
 
+/* ST 2059: the PTP reference replaces localmac, mediaclk follows it, and
+ * the parser reads both back */
+GST_START_TEST (test_write_ptp_refclk)
+{
+  St2022SdpDescription d = {
+    .session_id = 7,
+    .origin_address = "10.0.0.2",
+    .address = "239.1.2.3",
+    .ttl = 1,
+    .port = 5004,
+    .payload_type = 98,
+    .refclk_mac = "02-00-5E-01-02-03",
+    .ts_refclk = "ptp=IEEE1588-2008:08-00-11-FF-FE-21-E1-B0:127",
+    .mediaclk = "direct=0",
+  };
+  gchar *text = st2022_sdp_write (&d, NULL);
+  St2022Sdp sdp;
+
+  fail_unless_equals_string (text,
+      "v=0\r\n"
+      "o=- 7 7 IN IP4 10.0.0.2\r\n"
+      "s=ST 2022-6\r\n"
+      "t=0 0\r\n"
+      "m=video 5004 RTP/AVP 98\r\n"
+      "c=IN IP4 239.1.2.3/1\r\n"
+      "a=ts-refclk:ptp=IEEE1588-2008:08-00-11-FF-FE-21-E1-B0:127\r\n"
+      "a=mediaclk:direct=0\r\n" "a=rtpmap:98 SMPTE2022-6/27000000\r\n");
+  fail_unless (st2022_sdp_parse (text, -1, &sdp, NULL));
+  fail_unless_equals_string (sdp.ts_refclk,
+      "ptp=IEEE1588-2008:08-00-11-FF-FE-21-E1-B0:127");
+  fail_unless_equals_string (sdp.mediaclk, "direct=0");
+  st2022_sdp_clear (&sdp);
+  g_free (text);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_write_unicast_minimal)
 {
   St2022SdpDescription d = {
@@ -639,6 +676,7 @@ sdp_suite (void)
   tcase_add_test (tc, test_read_file);
   tcase_add_test (tc, test_write_multicast);
   tcase_add_test (tc, test_write_unicast_minimal);
+  tcase_add_test (tc, test_write_ptp_refclk);
   tcase_add_test (tc, test_round_trip);
   return s;
 }
