@@ -2,7 +2,10 @@
  * nominal, on the line-rate wire (pa-wire.c): a clock (what st2022sink
  * sync=true follows: the pipeline clock) and an auxiliary stream with
  * 0-10 µs of arrival jitter; and pa-free-running drifting against the same
- * receiver, as the thesis predicts.
+ * receiver, as the thesis predicts. On the SMPTE epoch (ST 2059: a sink with
+ * clock-source=ptp follows the PTP clock as its pipeline clock) the clock
+ * runs as PTP time ±100 ppm off the host, and every frame on the wire must
+ * carry an alignment point's RTP timestamp, one frame apart.
  *
  * Judged like docs/pacing.md: a receiver consuming at the reference rate;
  * after settling, the occupancy span (max - min of i - f t_i) must stay
@@ -129,9 +132,47 @@ typedef struct
   guint64 idle_events, idle_settled, packets;
 } Figures;
 
+/* ST 2059 (cfg.epoch): the reference clock stands for PTP time, running
+ * @ppm off the host's; the PA stream starts on one of its 720p50
+ * alignment points and every frame on the wire carries the RTP timestamp
+ * of the next one: 540000 k mod 2^32 */
+static void
+check_epoch (const PaRecord * rec, guint n_rec, guint64 clk_start)
+{
+  guint i, frames = 0;
+  guint32 prev = 0;
+  gboolean at_start = TRUE, found = FALSE;
+  guint64 k;
+
+  for (i = 0; i < n_rec; i++) {
+    if (rec[i].kind != PA_REC_MEDIA)
+      continue;
+    if (at_start) {
+      if (frames == 0) {
+        /* the first frame: an alignment point after the stream's start
+         * (the controller's lead and margin, under 2 s) */
+        for (k = clk_start / 20000000; k < clk_start / 20000000 + 100 &&
+            !found; k++)
+          found = rec[i].rtp == (guint32) (k * 540000);
+        fail_unless (found);
+      } else if (rec[i].rtp != prev + 540000) {
+        g_printerr ("FAIL: frame %u on the wire: RTP %u after %u\n", frames,
+            rec[i].rtp, prev);
+        exit (1);
+      }
+      prev = rec[i].rtp;
+      frames++;
+    }
+    at_start = rec[i].marker;
+  }
+  g_print ("epoch: %u frames on the wire, RTP steps of exactly 540000 from "
+      "an alignment point\n", frames);
+  fail_unless (frames > 100);
+}
+
 static void
 run_controlled (const gchar * name, VmiTxPacing pacing,
-    VmiTxReference reference, gdouble ppm, Figures * fig)
+    VmiTxReference reference, gdouble ppm, gboolean epoch, Figures * fig)
 {
   const RefFormat *f = &ref_720p50;
   const St2022PacketizerConfig pc = pa_pkt_config ();
@@ -160,6 +201,9 @@ run_controlled (const gchar * name, VmiTxPacing pacing,
   cfg.n_windows = figdir ? 2 : 4;
   cfg.ref_clock = ref_clock_now;
   cfg.ref_clock_data = &clk;
+  cfg.epoch = epoch;
+  cfg.epoch_clock = ref_clock_now;
+  cfg.epoch_clock_data = &clk;
   e = vmi_tx_engine_new (pa_wire_transport (w), &cfg, NULL);
   fail_unless (e != NULL);
   fail_unless (vmi_tx_engine_configure (e, pa_core_format (f), f->fps_n,
@@ -186,6 +230,8 @@ run_controlled (const gchar * name, VmiTxPacing pacing,
   /* media start times on the line-rate wire (idle time included), judged
    * by a receiver consuming at the reference rate after settling */
   rec = pa_wire_records (w, &n_rec);
+  if (epoch)
+    check_epoch (rec, n_rec, 1000000000000ull);
   t = g_new (gdouble, n_rec);
   fig->idle_settled = 0;
   for (i = 0; i < n_rec; i++) {
@@ -237,6 +283,7 @@ typedef struct
   VmiTxPacing pacing;
   VmiTxReference reference;
   gdouble ppm;
+  gboolean epoch;
 } Case;
 
 static const Case cases[] = {
@@ -250,6 +297,12 @@ static const Case cases[] = {
       VMI_TX_REFERENCE_STREAM, -100},
   {"free-running+100ppm", VMI_TX_PACING_PA_FREE_RUNNING,
       VMI_TX_REFERENCE_NONE, 100},
+  /* ST 2059: st2022sink clock-source=ptp pacing=pa-controlled sync=true
+   * follows the PTP clock (the pipeline's), here 100 ppm off the host */
+  {"controlled-epoch+100ppm", VMI_TX_PACING_PA_CONTROLLED,
+      VMI_TX_REFERENCE_CLOCK, 100, TRUE},
+  {"controlled-epoch-100ppm", VMI_TX_PACING_PA_CONTROLLED,
+      VMI_TX_REFERENCE_CLOCK, -100, TRUE},
 };
 
 int
@@ -269,7 +322,8 @@ main (int argc, char **argv)
 
   again:
     for (attempt = 0; attempt < 3; attempt++) {
-      run_controlled (k->name, k->pacing, k->reference, k->ppm, &fig);
+      run_controlled (k->name, k->pacing, k->reference, k->ppm, k->epoch,
+          &fig);
       if (fig.idle_settled == 0)
         break;
       g_print ("%s: the wire ran empty %" G_GUINT64_FORMAT " times after "
