@@ -477,7 +477,7 @@ gst_st2022_clock_set_rate (GstSt2022Clock * c, gint fps_n, gint fps_d)
 GstFlowReturn
 gst_st2022_clock_schedule (GstBaseSink * sink, GstSt2022Clock * c,
     GstClock * clock, GstClockTime rt, guint64 period, guint64 * k_out,
-    gint64 * start_mono)
+    gint64 * start_mono, gint64 * late_ns)
 {
   GstClockTime base = gst_element_get_base_time (GST_ELEMENT (sink));
   GstClockTime now, due, launch;
@@ -507,9 +507,12 @@ gst_st2022_clock_schedule (GstBaseSink * sink, GstSt2022Clock * c,
   k = vmi_epoch_frame_at_or_after (&c->ep, due);
   if (c->have_k && k <= c->last_k)
     k = c->last_k + 1;
+  *late_ns = 0;
   if (vmi_epoch_frame_time_ns (&c->ep, k) + c->cur_tx_offset < now) {
     GST_DEBUG_OBJECT (sink, "frame %" G_GUINT64_FORMAT " too late for its "
         "alignment point, on the next one", k);
+    *late_ns = GST_CLOCK_DIFF (vmi_epoch_frame_time_ns (&c->ep, k) +
+        c->cur_tx_offset, now);
     k = vmi_epoch_frame_at_or_after (&c->ep, now - MIN (now,
             (GstClockTime) c->cur_tx_offset));
   }

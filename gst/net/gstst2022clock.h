@@ -106,10 +106,11 @@ void gst_st2022_clock_set_rate (GstSt2022Clock * c, gint fps_n, gint fps_d);
  * CLOCK_MONOTONIC instant its first datagram leaves (alignment point plus
  * tx-offset). @rt: the buffer's running time (NONE: the next frame from
  * now). Waits on the clock as the base class does when the sink syncs;
- * returns that wait's flow return. */
+ * returns that wait's flow return. *@late_ns > 0: the frame's alignment
+ * point had passed by that much, it goes on the next one. */
 GstFlowReturn gst_st2022_clock_schedule (GstBaseSink * sink,
     GstSt2022Clock * c, GstClock * clock, GstClockTime rt, guint64 period,
-    guint64 * k, gint64 * start_mono);
+    guint64 * k, gint64 * start_mono, gint64 * late_ns);
 
 /* VmiTxEngineConfig.epoch_clock (@c: the GstSt2022Clock): the provided
  * clock's time now minus tx-offset */

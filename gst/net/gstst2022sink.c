@@ -1396,17 +1396,26 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   GST_OBJECT_UNLOCK (self);
   if (gst_st2022_clock_on_epoch (&self->timing)) {
     guint64 k;
+    gint64 late;
 
     /* ST 2059: on the frame's alignment point, whatever the pacing */
     vmi_tx_engine_set_ref (self->engine, gst_st2022_clock_check (GST_ELEMENT
             (self), &self->timing) ? 2 : 0);
     ret = gst_st2022_clock_schedule (bsink, &self->timing, clock, rt, period,
-        &k, &start_mono);
+        &k, &start_mono, &late);
     if (ret != GST_FLOW_OK) {
       vmi_tx_engine_release (self->engine, job);
       goto out;
     }
+    if (late > 0) {
+      GST_OBJECT_LOCK (self);
+      self->stats.frames_late++;
+      GST_OBJECT_UNLOCK (self);
+      gst_st2022_sink_report_late (self, rt, GST_BUFFER_PTS (buffer), period,
+          late, vmi_tx_mono_now ());
+    }
     vmi_tx_engine_submit_epoch (self->engine, job, k, start_mono);
+    gst_st2022_sink_check_zerocopy (self);
     goto queued;
   }
   if (paced && clock && gst_base_sink_get_sync (bsink)

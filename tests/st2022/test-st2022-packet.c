@@ -439,6 +439,61 @@ v210_rows_bad (const St2022Format * f, const guint8 * got, gsize stride,
   return bad;
 }
 
+static int
+parse_datagram (const St2022Datagram * d, St2022Header * h)
+{
+  guint8 buf[ST2022_DATAGRAM_SIZE];
+
+  memcpy (buf, d->header, d->header_len);
+  memcpy (buf + d->header_len, d->payload, d->payload_len);
+  return st2022_header_parse (buf, d->header_len + d->payload_len, h, NULL);
+}
+
+/* ST 2059: a sender on the epoch sets each frame's video timestamp and
+ * the HBRMT R bits; the header carries them, later frames advance from
+ * the set value, and nothing else in the header moves */
+GST_START_TEST (test_packetizer_epoch_fields)
+{
+  const St2022Format *f = st2022_format_from_name ("720p50");
+  St2022PacketizerConfig cfg;
+  St2022Packetizer *p;
+  St2022Datagram dg[2];
+  St2022Header h;
+  guint8 *raster = g_malloc0 (f->frame_bytes);
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.initial_vts = 1234;
+  p = st2022_packetizer_new (f, &cfg);
+  st2022_packetizer_set_vts (p, 0xfffffff0u);
+  fail_unless_equals_int (st2022_packetizer_get_vts (p), 0xfffffff0u);
+  st2022_packetizer_set_ref (p, 2);
+  fail_unless_equals_int (st2022_packetizer_begin_frame (p, raster,
+          f->frame_bytes, 540000), ST2022_OK);
+  fail_unless_equals_int (st2022_packetizer_next (p, dg, 2), 2);
+  fail_unless_equals_int (parse_datagram (&dg[1], &h), ST2022_OK);
+  fail_unless_equals_int (h.ref, 2);
+  fail_unless_equals_int (h.rtp_ts, 540000);
+  fail_unless_equals_int (h.frame, ST2022_FRAME_720P);
+  fail_unless_equals_int (h.cf, f->cf_code);
+  fail_unless_equals_int (h.vts, (guint32) (0xfffffff0u +
+          st2022_datagram_vts_offset (1)));
+  /* the next frame advances from there, wrapping; R back to 0 */
+  fail_unless_equals_int (st2022_packetizer_get_vts (p),
+      (guint32) (0xfffffff0u + f->vts_increment));
+  st2022_packetizer_set_ref (p, 0);
+  fail_unless_equals_int (st2022_packetizer_begin_frame (p, raster,
+          f->frame_bytes, 1080000), ST2022_OK);
+  fail_unless_equals_int (st2022_packetizer_next (p, dg, 1), 1);
+  fail_unless_equals_int (parse_datagram (&dg[0], &h), ST2022_OK);
+  fail_unless_equals_int (h.ref, 0);
+  fail_unless_equals_int (h.vts, (guint32) (0xfffffff0u + f->vts_increment));
+  fail_unless_equals_int (h.frame, ST2022_FRAME_720P);
+  st2022_packetizer_free (p);
+  g_free (raster);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_roundtrip_all_formats)
 {
   guint fi;
@@ -1466,6 +1521,7 @@ st2022_packet_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_packetizer_fields);
+  tcase_add_test (tc, test_packetizer_epoch_fields);
   tcase_add_test (tc, test_roundtrip_all_formats);
   tcase_add_test (tc, test_loss);
   tcase_add_test (tc, test_reorder_duplicate);
