@@ -309,7 +309,8 @@ parse_dup (const gchar * value, Session * s, guint line_no,
     const gchar * line, GError ** error)
 {
   gchar **tok = g_strsplit_set (value, " ", -1);
-  GPtrArray *w = g_ptr_array_new ();
+  /* the words are copies: freed with the array unless handed to @s */
+  GPtrArray *w = g_ptr_array_new_with_free_func (g_free);
   gboolean ok = FALSE;
   guint i;
 
