@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/timex.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,7 +247,7 @@ capture_thread (gpointer data)
 }
 
 static int
-capture_socket (guint16 * port)
+capture_socket (guint16 * port, gboolean join)
 {
   struct sockaddr_in a = { 0 };
   struct ip_mreqn mr = { 0 };
@@ -264,6 +265,8 @@ capture_socket (guint16 * port)
   fail_unless (bind (fd, (struct sockaddr *) &a, sizeof (a)) == 0);
   fail_unless (getsockname (fd, (struct sockaddr *) &a, &len) == 0);
   *port = ntohs (a.sin_port);
+  if (!join)
+    return fd;
   inet_pton (AF_INET, GROUP, &mr.imr_multiaddr);
   mr.imr_ifindex = if_nametoindex (dev_a);
   fail_unless (setsockopt (fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr,
@@ -392,7 +395,7 @@ on_epoch_once (gboolean receiver, guint attempt)
   /* the capture lives in A; everything else in B */
   enter_netns (ns_a);
   /* (the receiver case keeps its port to itself: no capture) */
-  cap.fd = capture_socket (&port);
+  cap.fd = capture_socket (&port, TRUE);
   cap.firsts = g_array_new (FALSE, FALSE, sizeof (FirstDatagram));
   enter_netns (ns_b);
 
@@ -609,6 +612,114 @@ GST_START_TEST (test_ptp_receiver_latency)
 
 GST_END_TEST;
 
+/* clock-source=tai on this host's own clock, untouched: the kernel's TAI
+ * offset and sync state decide what the sink must say (a warning and R = 0
+ * when CLOCK_TAI is not a disciplined TAI, R = 2 when it is), and every
+ * frame is on the epoch of CLOCK_TAI (CLOCK_REALTIME + the kernel's TAI
+ * offset), checked against a capture on loopback */
+GST_START_TEST (test_tai_on_host_clock)
+{
+  Capture cap = { 0 };
+  struct timex tx = { 0 };
+  int st = adjtimex (&tx);
+  gboolean disciplined = st != TIME_ERROR && !(tx.status & STA_UNSYNC)
+      && tx.tai != 0;
+  guint16 port;
+  GstElement *pipe, *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  GThread *th;
+  gchar *desc, *sdp = NULL;
+  gboolean warned = FALSE, stated = FALSE;
+  guint i, bad = 0, r_bad = 0;
+
+  enter_netns (ns_b);
+  cap.fd = capture_socket (&port, FALSE);
+  cap.firsts = g_array_new (FALSE, FALSE, sizeof (FirstDatagram));
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%d ! "
+      "video/x-raw,format=UYVP,width=1280,height=720,framerate=%d/1 ! "
+      "st2022sink name=sink clock-source=tai tx-offset=%d host=127.0.0.1 "
+      "port=%u", FRAMES / 2, FPS, TX_OFFSET_NS, port);
+  pipe = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipe != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  th = g_thread_new ("capture", capture_thread, &cap);
+  bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (;;) {
+    const GstStructure *s;
+
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_EOS |
+        GST_MESSAGE_ELEMENT);
+    fail_unless (msg != NULL, "no EOS within 60 s");
+    fail_unless (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      gst_message_unref (msg);
+      break;
+    }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      GError *err;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      if (strstr (err->message, "clock-source=tai"))
+        warned = TRUE;
+      g_error_free (err);
+    }
+    s = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT
+        && gst_structure_has_name (s, "st2022-clock")) {
+      fail_unless_equals_string (gst_structure_get_string (s,
+              "clock-source"), "tai");
+      fail_unless_equals_string (gst_structure_get_string (s, "state"),
+          disciplined ? "synchronised" : "lost");
+      stated = TRUE;
+    }
+    gst_message_unref (msg);
+  }
+  g_object_get (sink, "sdp", &sdp, NULL);
+  g_usleep (100000);
+  g_atomic_int_set (&cap.stop, 1);
+  g_thread_join (th);
+  close (cap.fd);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+
+  fail_unless (warned == !disciplined, "kernel TAI offset %d, %s: warned %d",
+      tx.tai, disciplined ? "synchronised" : "unsynchronised", warned);
+  fail_unless (stated);
+  fail_unless (strstr (sdp, "a=ts-refclk:ptp=IEEE1588-2008:traceable\r\n")
+      && strstr (sdp, "a=mediaclk:direct=0\r\n"), "%s", sdp);
+  fail_unless (cap.firsts->len >= FRAMES / 2 * 3 / 4);
+  for (i = 0; i < cap.firsts->len; i++) {
+    const FirstDatagram *f = &g_array_index (cap.firsts, FirstDatagram, i);
+    /* CLOCK_TAI = CLOCK_REALTIME + the kernel's TAI offset, exactly: one
+     * host, one clock, no servo */
+    guint64 tai = f->arrival_ns + (guint64) tx.tai * GST_SECOND;
+    guint64 k = frame_before (tai - TX_OFFSET_NS);
+
+    /* its own alignment point's timestamp; a frame a loaded machine
+     * delayed past the next alignment point carries the one before */
+    if (f->rtp != (guint32) (k * 540000)
+        && f->rtp != (guint32) ((k - 1) * 540000))
+      bad++;
+    if (f->r != (disciplined ? 2 : 0))
+      r_bad++;
+  }
+  g_printerr ("tai: kernel TAI offset %d s, %s; %u frame starts\n", tx.tai,
+      disciplined ? "synchronised" : "unsynchronised", cap.firsts->len);
+  fail_unless_equals_int (bad, 0);
+  fail_unless_equals_int (r_bad, 0);
+  g_free (sdp);
+  g_array_free (cap.firsts, TRUE);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 ptp_suite (void)
 {
@@ -619,6 +730,7 @@ ptp_suite (void)
   tcase_add_unchecked_fixture (tc, ptp_network_setup, ptp_network_teardown);
   tcase_add_test (tc, test_ptp_sender_on_epoch);
   tcase_add_test (tc, test_ptp_receiver_latency);
+  tcase_add_test (tc, test_tai_on_host_clock);
   suite_add_tcase (s, tc);
   return s;
 }
