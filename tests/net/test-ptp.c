@@ -321,6 +321,20 @@ src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+/* Parses @desc, takes its `sink` and bus, and sets it PLAYING */
+static GstElement *
+launch (const gchar * desc, GstElement ** sink, GstBus ** bus)
+{
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+
+  fail_unless (pipe != NULL, "cannot parse %s", desc);
+  *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  *bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  return pipe;
+}
+
 /* the receiver's half of on_epoch_once() */
 static gboolean
 receiver_checks (guint attempt, GstStructure * stats, SrcProbe * probe,
@@ -410,10 +424,9 @@ on_epoch_once (gboolean receiver, guint attempt)
     close (cap.fd);
   else
     *strstr (desc, " st2022src") = '\0';
-  pipe = gst_parse_launch (desc, NULL);
+  th = receiver ? NULL : g_thread_new ("capture", capture_thread, &cap);
+  pipe = launch (desc, &sink, &bus);
   g_free (desc);
-  fail_unless (pipe != NULL);
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   src = receiver ? gst_bin_get_by_name (GST_BIN (pipe), "src") : NULL;
   if (receiver) {
     pad = gst_element_get_static_pad (src, "src");
@@ -421,11 +434,6 @@ on_epoch_once (gboolean receiver, guint attempt)
         NULL);
     gst_object_unref (pad);
   }
-
-  th = receiver ? NULL : g_thread_new ("capture", capture_thread, &cap);
-  bus = gst_element_get_bus (pipe);
-  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
 
   /* until the sink has sent every frame (its stats at EOS; st2022src
    * keeps the pipeline running): the lock messages on the way, no error */
@@ -640,14 +648,9 @@ GST_START_TEST (test_tai_on_host_clock)
       "video/x-raw,format=UYVP,width=1280,height=720,framerate=%d/1 ! "
       "st2022sink name=sink clock-source=tai tx-offset=%d host=127.0.0.1 "
       "port=%u", FRAMES / 2, FPS, TX_OFFSET_NS, port);
-  pipe = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (pipe != NULL);
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   th = g_thread_new ("capture", capture_thread, &cap);
-  bus = gst_element_get_bus (pipe);
-  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  pipe = launch (desc, &sink, &bus);
+  g_free (desc);
   for (;;) {
     const GstStructure *s;
 
