@@ -55,6 +55,7 @@
 #include "gstst2022legs.h"
 #include "gstst2022sdp.h"
 #include "nmos/gstst2022nmos.h"
+#include "vmi-transport-dual.h"
 #include "gstst2022clock.h"
 #include "gstst2022uri.h"
 #include "gstst2022meta.h"
@@ -1021,9 +1022,12 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
 }
 
 guint16
-gst_st2022_sink_get_source_port (GstSt2022Sink * sink)
+gst_st2022_sink_get_source_port (GstSt2022Sink * sink, guint leg)
 {
-  return vmi_transport_get_local_port (sink->t);
+  if (sink->t && vmi_transport_is_dual (sink->t))
+    return vmi_transport_get_local_port (vmi_transport_dual_leg (sink->t,
+            leg));
+  return leg == 0 ? vmi_transport_get_local_port (sink->t) : 0;
 }
 
 static gboolean

@@ -19,9 +19,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstSt2022Sink, gst_st2022_sink, GST, ST2022_SINK,
     GstBaseSink)
 
-/* The UDP port the stream leaves from (from start on; 0 when the
- * transport cannot tell: raw transports send from the destination port). */
-guint16 gst_st2022_sink_get_source_port (GstSt2022Sink * sink);
+/* The UDP port path @leg (0 primary, 1 ST 2022-7 secondary) leaves from
+ * (from start on; 0 when the transport cannot tell: raw transports send
+ * from the destination port). */
+guint16 gst_st2022_sink_get_source_port (GstSt2022Sink * sink, guint leg);
 
 G_END_DECLS
 

@@ -332,64 +332,101 @@ enum_one (VmiNmosConstraint * c, const VmiNmosValue * v)
   c->enum_values[0] = *v;
 }
 
-/* The sender's IS-05 state: what the sink sends (its SDP), fixed. */
+static void
+sender_leg (VmiNmosLeg * leg, const gchar * source, const gchar * dest,
+    guint source_port, guint dest_port)
+{
+  vmi_nmos_value_set_string (&leg->v[VMI_NMOS_P_SOURCE_IP],
+      source ? source : "0.0.0.0");
+  vmi_nmos_value_set_string (&leg->v[VMI_NMOS_P_DESTINATION_IP], dest);
+  vmi_nmos_value_set_int (&leg->v[VMI_NMOS_P_SOURCE_PORT],
+      source_port ? source_port : dest_port);
+  vmi_nmos_value_set_int (&leg->v[VMI_NMOS_P_DESTINATION_PORT], dest_port);
+  vmi_nmos_value_set_bool (&leg->v[VMI_NMOS_P_RTP_ENABLED], TRUE);
+}
+
+/* The sender's IS-05 state: what the sink sends (its SDP; with ST 2022-7
+ * two legs, as the SDP's two m= sections), fixed. */
 static gboolean
 sink_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep, gchar ** sdp_out,
     gboolean * multicast)
 {
-  VmiNmosLeg leg = { 0 };
+  GstSt2022Sink *sink = GST_ST2022_SINK (n->element);
+  VmiNmosLeg legs[VMI_NMOS_MAX_LEGS] = { {{{0}}} };
   St2022Sdp sdp;
   gchar *text = NULL;
-  gboolean ok;
-  guint p;
-  guint16 source_port =
-      gst_st2022_sink_get_source_port (GST_ST2022_SINK (n->element));
+  guint p, l, n_legs = 1;
 
   g_object_get (n->element, "sdp", &text, NULL);
-  ok = text && st2022_sdp_parse (text, -1, &sdp, NULL);
-  if (!ok) {
+  if (text == NULL || !st2022_sdp_parse (text, -1, &sdp, NULL)) {
     g_free (text);
     return FALSE;
   }
-  vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_SOURCE_IP],
-      sdp.origin_address ? sdp.origin_address : "0.0.0.0");
-  vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_DESTINATION_IP], sdp.address);
-  vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_SOURCE_PORT],
-      source_port ? source_port : sdp.port);
-  vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_DESTINATION_PORT], sdp.port);
-  vmi_nmos_value_set_bool (&leg.v[VMI_NMOS_P_RTP_ENABLED], TRUE);
+  sender_leg (&legs[0], sdp.origin_address, sdp.address,
+      gst_st2022_sink_get_source_port (sink, 0), sdp.port);
+  if (sdp.has_secondary) {
+    /* the secondary m= section's source filter names its sender address */
+    sender_leg (&legs[1], sdp.secondary_source_address ?
+        sdp.secondary_source_address : sdp.origin_address,
+        sdp.secondary_address, gst_st2022_sink_get_source_port (sink, 1),
+        sdp.secondary_port);
+    n_legs = 2;
+  }
   *multicast = sdp.multicast;
   st2022_sdp_clear (&sdp);
-  vmi_nmos_endpoint_init (ep, VMI_NMOS_SENDER, 1, &leg, TRUE);
-  for (p = 0; p < VMI_NMOS_N_PARAMS; p++)
-    if (p != VMI_NMOS_P_RTP_ENABLED && leg.v[p].type != VMI_NMOS_V_UNSET)
-      enum_one (&ep->constraints[0][p], &leg.v[p]);
+  vmi_nmos_endpoint_init (ep, VMI_NMOS_SENDER, n_legs, legs, TRUE);
+  /* rtp_enabled switches the sender on leg 0; a second leg is on while
+   * the sender is */
+  for (l = 0; l < n_legs; l++)
+    for (p = 0; p < VMI_NMOS_N_PARAMS; p++)
+      if ((l > 0 || p != VMI_NMOS_P_RTP_ENABLED)
+          && legs[l].v[p].type != VMI_NMOS_V_UNSET)
+        enum_one (&ep->constraints[l][p], &legs[l].v[p]);
   *sdp_out = text;
   return TRUE;
 }
 
-/* The receiver's IS-05 state: what the src receives now. */
+static void
+receiver_leg (VmiNmosLeg * leg, const gchar * address, const gchar * source,
+    gint port)
+{
+  if (is_multicast (address))
+    vmi_nmos_value_set_string (&leg->v[VMI_NMOS_P_MULTICAST_IP], address);
+  else
+    vmi_nmos_value_set_null (&leg->v[VMI_NMOS_P_MULTICAST_IP]);
+  vmi_nmos_value_set_auto (&leg->v[VMI_NMOS_P_INTERFACE_IP]);
+  if (source && *source)
+    vmi_nmos_value_set_string (&leg->v[VMI_NMOS_P_SOURCE_IP], source);
+  else
+    vmi_nmos_value_set_null (&leg->v[VMI_NMOS_P_SOURCE_IP]);
+  vmi_nmos_value_set_int (&leg->v[VMI_NMOS_P_DESTINATION_PORT], port);
+  vmi_nmos_value_set_bool (&leg->v[VMI_NMOS_P_RTP_ENABLED], TRUE);
+}
+
+/* The receiver's IS-05 state: what the src receives now. With ST 2022-7
+ * (`secondary-address`) a second leg, fixed to the secondary path's
+ * properties (its constraints allow only them): activations retarget the
+ * primary path. */
 static void
 src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
 {
-  VmiNmosLeg leg = { 0 };
-  gchar *address = NULL, *source = NULL;
-  gint port;
+  VmiNmosLeg legs[VMI_NMOS_MAX_LEGS] = { {{{0}}} };
+  gchar *address = NULL, *source = NULL, *address2 = NULL, *source2 = NULL;
+  gint port, port2 = -1;
+  guint n_legs = 1, p;
 
   g_object_get (n->element, "address", &address, "port", &port,
       "source-address", &source, NULL);
-  if (is_multicast (address))
-    vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_MULTICAST_IP], address);
-  else
-    vmi_nmos_value_set_null (&leg.v[VMI_NMOS_P_MULTICAST_IP]);
-  vmi_nmos_value_set_auto (&leg.v[VMI_NMOS_P_INTERFACE_IP]);
-  if (source && *source)
-    vmi_nmos_value_set_string (&leg.v[VMI_NMOS_P_SOURCE_IP], source);
-  else
-    vmi_nmos_value_set_null (&leg.v[VMI_NMOS_P_SOURCE_IP]);
-  vmi_nmos_value_set_int (&leg.v[VMI_NMOS_P_DESTINATION_PORT], port);
-  vmi_nmos_value_set_bool (&leg.v[VMI_NMOS_P_RTP_ENABLED], TRUE);
-  vmi_nmos_endpoint_init (ep, VMI_NMOS_RECEIVER, 1, &leg, TRUE);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (n->element),
+          "secondary-address"))
+    g_object_get (n->element, "secondary-address", &address2,
+        "secondary-port", &port2, "secondary-source-address", &source2, NULL);
+  receiver_leg (&legs[0], address, source, port);
+  if (address2 && *address2) {
+    receiver_leg (&legs[1], address2, source2, port2 >= 0 ? port2 : port);
+    n_legs = 2;
+  }
+  vmi_nmos_endpoint_init (ep, VMI_NMOS_RECEIVER, n_legs, legs, TRUE);
   n->receiving = TRUE;
   n->port = port;
   /* "auto" port: the one the element started on (IS-05's 5004 is only a
@@ -400,8 +437,15 @@ src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].min = 1;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].has_max = TRUE;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].max = 65535;
+  if (n_legs == 2)
+    for (p = 0; p < VMI_NMOS_N_PARAMS; p++)
+      if (legs[1].v[p].type != VMI_NMOS_V_UNSET
+          && legs[1].v[p].type != VMI_NMOS_V_AUTO)
+        enum_one (&ep->constraints[1][p], &legs[1].v[p]);
   g_free (address);
   g_free (source);
+  g_free (address2);
+  g_free (source2);
 }
 
 gboolean

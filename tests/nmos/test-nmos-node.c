@@ -874,6 +874,82 @@ GST_START_TEST (test_retarget)
 
 GST_END_TEST;
 
+/* --- ST 2022-7: two legs ----------------------------------------------- */
+
+GST_START_TEST (test_two_legs)
+{
+  GstElement *pipe, *sink, *src;
+  gchar *desc, *node_id, *sender_id, *receiver_id, *path, *body, *expect;
+  gint node_port, port, port2;
+  JsonObject *o;
+  JsonArray *legs;
+
+  pipe = gst_parse_launch ("st2022src name=src port=0 secondary-address="
+      "127.0.0.1 secondary-port=0 nmos=true ! fakesink", NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  play (pipe);
+  g_object_get (src, "nmos-node-port", &node_port, "port", &port,
+      "secondary-port", &port2, NULL);
+  desc = g_strdup_printf ("videotestsrc is-live=true ! " CAPS_720P50
+      " ! st2022sink name=sink host=127.0.0.1 port=%d secondary-host="
+      "127.0.0.1 secondary-port=%d nmos=true", port, port2);
+  {
+    GstElement *tx = gst_parse_launch (desc, NULL);
+
+    sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
+    play (tx);
+    node_id = expected_node_id (node_port, 0);
+    sender_id = expected_id (node_id, sink, "sender");
+    receiver_id = expected_id (node_id, src, "receiver");
+
+    /* the sender: both paths, fixed */
+    path = g_strdup_printf ("/x-nmos/connection/v1.1/single/senders/%s/"
+        "active", sender_id);
+    body = http_ok ("GET", node_port, path, NULL, 200);
+    o = parse_object (body);
+    legs = json_object_get_array_member (o, "transport_params");
+    fail_unless_equals_int (json_array_get_length (legs), 2);
+    fail_unless_equals_int (json_object_get_int_member
+        (json_array_get_object_element (legs, 0), "destination_port"), port);
+    fail_unless_equals_int (json_object_get_int_member
+        (json_array_get_object_element (legs, 1), "destination_port"), port2);
+    json_object_unref (o);
+    g_free (body);
+    g_free (path);
+    stop (tx);
+    gst_object_unref (sink);
+  }
+
+  /* the receiver: the secondary leg is its properties' */
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "staged", receiver_id);
+  body = http_ok ("PATCH", node_port, path, "{\"transport_params\":[{},"
+      "{\"destination_port\":6000}]}", 400);
+  fail_unless (strstr (body, "destination_port of leg 1 is not one of the "
+          "values its constraints list") != NULL, "%s", body);
+  g_free (body);
+  g_free (path);
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "constraints", receiver_id);
+  body = http_ok ("GET", node_port, path, NULL, 200);
+  expect = g_strdup_printf ("\"destination_port\":{\"enum\":[%d]},"
+      "\"rtp_enabled\":{\"enum\":[true]}}]", port2);
+  fail_unless (g_str_has_suffix (body, expect), "%s", body);
+  g_free (expect);
+  g_free (body);
+  g_free (path);
+
+  no_error (pipe);
+  gst_object_unref (src);
+  stop (pipe);
+  g_free (desc);
+  g_free (node_id);
+  g_free (sender_id);
+  g_free (receiver_id);
+}
+
+GST_END_TEST;
+
 static Suite *
 nmos_node_suite (void)
 {
@@ -886,6 +962,7 @@ nmos_node_suite (void)
   tcase_add_test (tc, test_registration);
   tcase_add_test (tc, test_connection_api);
   tcase_add_test (tc, test_retarget);
+  tcase_add_test (tc, test_two_legs);
   return s;
 }
 
