@@ -770,11 +770,12 @@ reg_thread_func (gpointer data)
     }
     base = node->registries[idx];
 
+    /* deleted whether or not we saw it registered: a POST of it may have
+     * been on its way when it was removed (a 404 is harmless) */
     while ((del = g_queue_pop_head (&node->deletes))) {
       reachable = TRUE;
       g_mutex_unlock (&node->lock);
-      if (del->registered)
-        delete_resource (session, base, del->type, del->id, &reachable);
+      delete_resource (session, base, del->type, del->id, &reachable);
       g_mutex_lock (&node->lock);
       g_free (del);
     }
@@ -818,19 +819,18 @@ reg_thread_func (gpointer data)
           g_get_monotonic_time () + RETRY_US);
   }
 
-  /* the last element stopped: deregister children, then the node */
-  if (n_reg > 0 && node->node.registered) {
+  /* the last element stopped: deregister children, then the node (even
+   * when a re-registration was under way: the registry may hold them) */
+  if (n_reg > 0) {
     const gchar *base = node->registries[idx];
     Resource *del;
     guint i;
 
     reachable = TRUE;
     while ((del = g_queue_pop_head (&node->deletes))) {
-      if (del->registered) {
-        g_mutex_unlock (&node->lock);
-        delete_resource (session, base, del->type, del->id, &reachable);
-        g_mutex_lock (&node->lock);
-      }
+      g_mutex_unlock (&node->lock);
+      delete_resource (session, base, del->type, del->id, &reachable);
+      g_mutex_lock (&node->lock);
       g_free (del);
     }
     for (i = node->handles->len; i > 0; i--) {
@@ -847,8 +847,7 @@ reg_thread_func (gpointer data)
       }
       g_mutex_unlock (&node->lock);
       for (k = 0; k < n; k++)
-        if (rs[k].registered)
-          delete_resource (session, base, rs[k].type, rs[k].id, &reachable);
+        delete_resource (session, base, rs[k].type, rs[k].id, &reachable);
       g_mutex_lock (&node->lock);
     }
     g_mutex_unlock (&node->lock);
