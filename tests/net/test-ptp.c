@@ -48,7 +48,11 @@
 /* 720p50: 20 ms frames, 540000 RTP ticks and 2970000 CF (148.5 MHz) ticks
  * a frame */
 #define FPS 50
-#define FRAMES 60
+#define FRAMES 40
+/* runs of the real-time bounds before failing: other tests' real-time
+ * transmit threads (same SCHED_FIFO priority) can hold the CPU for tens
+ * of ms on a small, loaded machine */
+#define ATTEMPTS 5
 #define VTS_PER_FRAME 2970000u
 #define SYNC_TOLERANCE_NS 1000000
 
@@ -365,7 +369,7 @@ receiver_checks (guint attempt, GstStructure * stats, SrcProbe * probe,
   if (lat_max >= TX_OFFSET_NS / 1000.0 + 5e6 / FPS) {
     g_printerr ("attempt %u: latency-max-us %.1f (the bound is %.1f)%s\n",
         attempt, lat_max, TX_OFFSET_NS / 1000.0 + 5e6 / FPS,
-        attempt < 3 ? "; running again" : "");
+        attempt < ATTEMPTS ? "; running again" : "");
     in_bounds = FALSE;
   }
   fail_unless (net_stat (stats, "frames") > 0);
@@ -404,6 +408,7 @@ on_epoch_once (gboolean receiver, guint attempt)
   guint i, r_bad = 0, rtp_bad = 0, vts_bad = 0, steps_bad = 0;
   gboolean saw_waiting = FALSE, saw_locked = FALSE;
   SrcProbe probe = { 0 };
+  gboolean sync_ok;
   GstPad *pad;
 
   /* the capture lives in A; everything else in B */
@@ -485,10 +490,19 @@ on_epoch_once (gboolean receiver, guint attempt)
     gint64 whole = (utc_offset_ns + GST_SECOND / 2) / GST_SECOND * GST_SECOND;
 
     g_printerr ("PTP time - CLOCK_REALTIME: %+.6f s\n", utc_offset_ns / 1e9);
-    fail_unless (ABS (utc_offset_ns - whole) < GST_MSECOND && (whole == 0
-            || whole == (gint64) UTC_OFFSET * GST_SECOND),
+    fail_unless (ABS (utc_offset_ns - whole) < 100 * GST_MSECOND && (whole ==
+            0 || whole == (gint64) UTC_OFFSET * GST_SECOND),
         "PTP time is CLOCK_REALTIME %+.6f s, neither + 0 nor + %d s",
         utc_offset_ns / 1e9, UTC_OFFSET);
+    /* the slave's servo (software time stamps, path delays a loaded
+     * machine inflates) may be disturbed: the frames are then judged
+     * against a clock they were not sent on; such a run is repeated */
+    sync_ok = ABS (utc_offset_ns - whole) < SYNC_TOLERANCE_NS;
+    if (!sync_ok)
+      g_printerr ("attempt %u: the GstPtpClock is %+.3f ms off the "
+          "grandmaster's clock (its servo disturbed by the load)%s\n",
+          attempt, (utc_offset_ns - whole) / 1e6, attempt < ATTEMPTS ?
+          "; running again" : "");
     utc_offset_ns = whole;
   }
   gst_object_unref (clock);
@@ -504,6 +518,14 @@ on_epoch_once (gboolean receiver, guint attempt)
   g_atomic_int_set (&cap.stop, 1);
   g_thread_join (th);
   close (cap.fd);
+  if (!sync_ok) {
+    g_free (sdp);
+    g_array_free (cap.firsts, TRUE);
+    gst_object_unref (bus);
+    gst_object_unref (sink);
+    gst_object_unref (pipe);
+    return FALSE;
+  }
 
   /* every frame's first datagram the capture saw */
   GST_INFO ("captured %" G_GUINT64_FORMAT " datagrams, %u frame starts",
@@ -575,7 +597,7 @@ on_epoch_once (gboolean receiver, guint attempt)
     g_printerr ("attempt %u: a frame left %.1f ms after its alignment point "
         "+ tx-offset (the bound is 5 ms)%s\n", attempt,
         g_array_index (delays, gint64, delays->len - 1) / 1e6,
-        attempt < 3 ? "; running again" : "");
+        attempt < ATTEMPTS ? "; running again" : "");
   g_array_free (delays, TRUE);
 
   /* the SDP names the grandmaster and the domain */
@@ -600,10 +622,10 @@ GST_START_TEST (test_ptp_sender_on_epoch)
   gboolean ok = FALSE;
   guint attempt;
 
-  for (attempt = 1; attempt <= 3 && !ok; attempt++)
+  for (attempt = 1; attempt <= ATTEMPTS && !ok; attempt++)
     ok = on_epoch_once (FALSE, attempt);
   fail_unless (ok, "frames left more than 5 ms after their alignment point "
-      "in 3 runs");
+      "in %d runs", ATTEMPTS);
 }
 
 GST_END_TEST;
@@ -613,9 +635,9 @@ GST_START_TEST (test_ptp_receiver_latency)
   gboolean ok = FALSE;
   guint attempt;
 
-  for (attempt = 1; attempt <= 3 && !ok; attempt++)
+  for (attempt = 1; attempt <= ATTEMPTS && !ok; attempt++)
     ok = on_epoch_once (TRUE, attempt);
-  fail_unless (ok, "latency-max-us out of bounds in 3 runs");
+  fail_unless (ok, "latency-max-us out of bounds in %d runs", ATTEMPTS);
 }
 
 GST_END_TEST;
