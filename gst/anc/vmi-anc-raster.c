@@ -34,7 +34,7 @@ vmi_anc_space_words (const St2022Format * fmt, guint line, VmiAncSpace space)
 {
   guint first, end;
 
-  if (fmt == NULL || line < 1 || line > fmt->total_lines)
+  if (fmt == NULL || line < 1 || line > fmt->total_lines || fmt->sd)
     return 0;
   if (space == VMI_ANC_VANC && st2022_format_line_to_row (fmt, line) >= 0)
     return 0;
@@ -56,7 +56,8 @@ vmi_anc_writer_new (const St2022Format * fmt)
 {
   VmiAncWriter *w;
 
-  if (fmt == NULL)
+  /* HD placement only: SD's packets are one multiplexed word stream */
+  if (fmt == NULL || fmt->sd)
     return NULL;
   w = g_new0 (VmiAncWriter, 1);
   w->fmt = fmt;
@@ -304,7 +305,7 @@ vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
   Reader *r;
   guint line;
 
-  if (fmt == NULL || raster == NULL)
+  if (fmt == NULL || raster == NULL || fmt->sd)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   if (size < fmt->frame_bytes)
     return VMI_ANC_ERROR_SHORT;

@@ -162,8 +162,11 @@ vmi_anc_st352_bytes (const St2022Format * fmt, guint8 b[4])
 {
   if (fmt == NULL || b == NULL)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
-  /* byte 1: payload and interface (720 / 1080 on 1.5G, 1080 on 3G A) */
-  if (fmt->height == 720)
+  /* byte 1: payload and interface (483/576 lines on 270 Mb/s, 720 / 1080
+   * on 1.5G, 1080 on 3G A) */
+  if (fmt->sd)
+    b[0] = 0x81;
+  else if (fmt->height == 720)
     b[0] = 0x84;
   else if (fmt->level_a_3g)
     b[0] = 0x89;
@@ -194,6 +197,12 @@ vmi_anc_st352_build (const St2022Format * fmt, VmiAncPacket * p)
 guint
 vmi_anc_st352_lines (const St2022Format * fmt, guint lines[2])
 {
+  /* SD: line 13 and 276 (525), 9 and 322 (625) */
+  if (fmt->sd) {
+    lines[0] = fmt->total_lines == 525 ? 13 : 9;
+    lines[1] = fmt->total_lines == 525 ? 276 : 322;
+    return 2;
+  }
   lines[0] = 10;
   if (fmt->interlaced && fmt->total_lines == 1125) {
     lines[1] = 572;

@@ -117,7 +117,8 @@ int vmi_anc_packet_parse (const guint16 * words, gsize n, VmiAncPacket * p);
 /* The 4 payload ID bytes of @fmt (byte 1 first) */
 int vmi_anc_st352_bytes (const St2022Format * fmt, guint8 bytes[4]);
 void vmi_anc_st352_build (const St2022Format * fmt, VmiAncPacket * p);
-/* Lines that carry it (1 or 2); line 10, and 572 for interlaced 1125 */
+/* Lines that carry it (1 or 2); line 10, and 572 for interlaced 1125;
+ * 13 and 276 for 525, 9 and 322 for 625 */
 guint vmi_anc_st352_lines (const St2022Format * fmt, guint lines[2]);
 
 /* ---------------------------------------------------------------- */
@@ -229,6 +230,7 @@ int vmi_anc_audio_control_parse (const VmiAncPacket * p,
 
 typedef struct _VmiAncWriter VmiAncWriter;
 
+/* %NULL for SD formats: placement is HD's (C and Y channels) only */
 VmiAncWriter *vmi_anc_writer_new (const St2022Format * fmt);
 void vmi_anc_writer_free (VmiAncWriter * w);
 /* Words of one channel's space on @line (0 if VANC on an active line) */
@@ -266,7 +268,8 @@ typedef void (*VmiAncPacketFunc) (gpointer user_data,
  * start at the first word of their space and follow each other (ST 291-1).
  * With @missing_map (bit i = datagram i missing, as in St2022FrameInfo),
  * spaces and packets touching a missing datagram are skipped and counted
- * as lost.  @cb is called for each valid packet in raster order. */
+ * as lost.  @cb is called for each valid packet in raster order.
+ * INVALID_ARGUMENT for SD formats (not read). */
 int vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
     gsize size, const guint32 * missing_map, VmiAncReadStats * stats,
     VmiAncPacketFunc cb, gpointer user_data);

@@ -410,7 +410,10 @@ gst_st2022_format_structure (const St2022Format * fmt)
       "framerate", GST_TYPE_FRACTION, fmt->fps_n, fmt->fps_d, NULL);
   gst_structure_take_value (s, "format", &list);
   /* PsF: interleaved rows of one progressive picture, so no field order */
-  if (fmt->psf)
+  if (fmt->bottom_field_first)
+    gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
+        "field-order", G_TYPE_STRING, "bottom-field-first", NULL);
+  else if (fmt->psf)
     gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
         NULL);
   else if (fmt->interlaced)
@@ -420,6 +423,20 @@ gst_st2022_format_structure (const St2022Format * fmt)
     gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "progressive",
         NULL);
   return s;
+}
+
+void
+gst_st2022_format_set_colorimetry (GstStructure * s, const St2022Format * fmt)
+{
+  /* SD: BT.601 and 4:3 pictures of 720 samples (of which 704 are the 4:3
+   * aperture): 10/11 at 525 lines, 12/11 at 625 */
+  if (fmt->sd)
+    gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION,
+        fmt->total_lines == 525 ? 10 : 12, 11,
+        "colorimetry", G_TYPE_STRING, "bt601", NULL);
+  else
+    gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+        "colorimetry", G_TYPE_STRING, "bt709", NULL);
 }
 
 GstCaps *

@@ -196,6 +196,9 @@ GstStructure *gst_st2022_format_structure (const St2022Format * fmt);
 /* Caps of all the formats the core knows, for the two formats, with
  * interlace-mode (and field-order=top-field-first when interlaced). */
 GstCaps *gst_st2022_supported_caps (void);
+/* pixel-aspect-ratio and colorimetry of @fmt's pictures */
+void gst_st2022_format_set_colorimetry (GstStructure * s,
+    const St2022Format * fmt);
 
 G_END_DECLS
 

@@ -1107,18 +1107,18 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   gst_caps_unref (supported);
   if (!gst_video_info_from_caps (&info, caps))
     goto unsupported;
-  /* the PsF entries carry no field-order, so they match any: SDI's
-   * interlaced rasters are top field first */
-  if (GST_VIDEO_INFO_FIELD_ORDER (&info) ==
-      GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST)
-    goto unsupported;
-
   fmt = st2022_format_from_video (GST_VIDEO_INFO_WIDTH (&info),
       GST_VIDEO_INFO_HEIGHT (&info),
       GST_VIDEO_INFO_INTERLACE_MODE (&info) !=
       GST_VIDEO_INTERLACE_MODE_PROGRESSIVE, GST_VIDEO_INFO_FPS_N (&info),
       GST_VIDEO_INFO_FPS_D (&info));
   if (fmt == NULL)
+    goto unsupported;
+  /* the PsF entries carry no field-order, so they match any: a raster's
+   * field order is its standard's (525 bottom first, the rest top) */
+  if (GST_VIDEO_INFO_FIELD_ORDER (&info) == (fmt->bottom_field_first ?
+          GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST :
+          GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST))
     goto unsupported;
 
   GST_DEBUG_OBJECT (self, "sending %" GST_PTR_FORMAT " as %s", caps,

@@ -14,7 +14,8 @@
  * Receives a SMPTE ST 2022-6 stream and outputs its frames as raw video
  * (`UYVP`, the wire's own packing, preferred; or `v210`). The caps come from
  * the stream's HBRMT header (size, rate, interlacing; colorimetry bt709,
- * pixel-aspect-ratio 1/1); a format change mid-stream renegotiates.
+ * pixel-aspect-ratio 1/1, SD bt601 and 4:3 pixels); a format change
+ * mid-stream renegotiates.
  *
  * A receive thread of its own reads the transport and assembles the frames;
  * finished frames wait in a short queue for the streaming thread. A slow
@@ -1059,7 +1060,7 @@ on_frame_end (gpointer user_data, St2022Target * target,
   GST_BUFFER_DURATION (buf) = gst_st2022_src_frame_duration (info->format);
   if (info->format->interlaced && !info->format->psf)
     GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_INTERLACED |
-        GST_VIDEO_BUFFER_FLAG_TFF);
+        (info->format->bottom_field_first ? 0 : GST_VIDEO_BUFFER_FLAG_TFF));
 
   meta = gst_buffer_add_st2022_meta (buf);
   meta->rtp_timestamp = info->rtp_ts;
@@ -1601,14 +1602,13 @@ gst_st2022_src_unlock_stop (GstBaseSrc * bsrc)
 }
 
 /* The stream's caps: what the sink accepts for @fmt, plus what the wire
- * implies (SDI HD is square-pixel BT.709). */
+ * implies (SDI HD is square-pixel BT.709, SD BT.601 with 4:3 pixels). */
 static GstCaps *
 gst_st2022_src_format_caps (const St2022Format * fmt)
 {
   GstStructure *s = gst_st2022_format_structure (fmt);
 
-  gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
-      "colorimetry", G_TYPE_STRING, "bt709", NULL);
+  gst_st2022_format_set_colorimetry (s, fmt);
   return gst_caps_new_full (s, NULL);
 }
 

@@ -12,8 +12,10 @@
 #define FMT(nm, fr, rt, cf, g3, w, h, il, n, d, lines, spl, a1f, a1l, a2f, a2l, f2) \
   { nm, fr, rt, ST2022_SAMPLE_422_10, cf, g3, w, h, il,                     \
     (fr) == ST2022_FRAME_1080PSF || (fr) == ST2022_FRAME_2048_1080PSF,      \
+    (fr) == ST2022_FRAME_525I || (fr) == ST2022_FRAME_625I,                 \
+    (fr) == ST2022_FRAME_525I,                                              \
     n, d, lines, spl,                                                       \
-    { a1f, a2f }, { a1l, a2l }, f2,                                         \
+    { a1f, a2f }, { a1l, a2l }, f2, (fr) == ST2022_FRAME_525I ? 4 : 1,      \
     (spl) * 5 / 2, ((spl) - (w)) * 5 / 2, (w) * 5 / 2,                       \
     (gsize) (lines) * ((spl) * 5 / 2),                                      \
     ((lines) * ((spl) * 5 / 2) + ST2022_PAYLOAD_SIZE - 1) / ST2022_PAYLOAD_SIZE, \
@@ -35,6 +37,16 @@
   FMT (nm, ST2022_FRAME_2048_1080P, rt, cf, g3, 2048, 1080, FALSE, n, d, 1125, spl, 42, 1121, 0, 0, 0)
 #define PSF2048(nm, rt, cf, spl, n, d) \
   FMT (nm, ST2022_FRAME_2048_1080PSF, rt, cf, FALSE, 2048, 1080, TRUE, n, d, 1125, spl, 21, 560, 584, 1123, 564)
+
+/* SD (ST 125 / BT.656, serial ST 259, 27 Mwords/s so CF 27 MHz): 525
+ * lines of 858 samples, F=1 on 266-525 and 1-3, the 486-line picture on
+ * 21-263 (field 1) and 283-525 (field 2), field 2's line 283 the top row;
+ * 625 lines of 864 samples, F=1 from 313, the 576-line picture on 23-310
+ * and 336-623, field 1 on top */
+#define I525 \
+  FMT ("525i59.94", ST2022_FRAME_525I, ST2022_FRATE_29_97, ST2022_CF_27MHZ, FALSE, 720, 486, TRUE, 30000, 1001, 525, 858, 21, 263, 283, 525, 266)
+#define I625 \
+  FMT ("625i50", ST2022_FRAME_625I, ST2022_FRATE_25, ST2022_CF_27MHZ, FALSE, 720, 576, TRUE, 25, 1, 625, 864, 23, 310, 336, 623, 313)
 
 static const St2022Format formats[] = {
   I1080 ("1080i59.94", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 2200, 30000, 1001),
@@ -75,6 +87,8 @@ static const St2022Format formats[] = {
   PSF2048 ("2048PsF25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 2640, 25, 1),
   PSF2048 ("2048PsF29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 2200, 30000, 1001),
   PSF2048 ("2048PsF30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 2200, 30, 1),
+  I525,
+  I625,
 };
 
 const char *
@@ -190,7 +204,8 @@ st2022_format_line_flags (const St2022Format * fmt, guint line)
 
   if (fmt == NULL || line < 1 || line > fmt->total_lines)
     return 0;
-  if (fmt->interlaced && line >= fmt->field2_first_line)
+  if (fmt->interlaced && (line >= fmt->field2_first_line ||
+          line < fmt->field1_first_line))
     flags |= ST2022_LINE_F;
   if (st2022_format_line_to_row (fmt, line) < 0)
     flags |= ST2022_LINE_V;
@@ -203,11 +218,13 @@ st2022_format_line_to_row (const St2022Format * fmt, guint line)
   if (fmt == NULL)
     return -1;
   if (line >= fmt->active_first[0] && line <= fmt->active_last[0])
-    return fmt->interlaced ? (gint) (line - fmt->active_first[0]) * 2 :
+    return fmt->interlaced ? (gint) (line - fmt->active_first[0]) * 2 +
+        (fmt->bottom_field_first ? 1 : 0) :
         (gint) (line - fmt->active_first[0]);
   if (fmt->interlaced && line >= fmt->active_first[1]
       && line <= fmt->active_last[1])
-    return (gint) (line - fmt->active_first[1]) * 2 + 1;
+    return (gint) (line - fmt->active_first[1]) * 2 +
+        (fmt->bottom_field_first ? 0 : 1);
   return -1;
 }
 
@@ -218,8 +235,9 @@ st2022_format_row_to_line (const St2022Format * fmt, guint row)
     return 0;
   if (!fmt->interlaced)
     return fmt->active_first[0] + row;
-  return (row & 1) ? fmt->active_first[1] + row / 2 :
-      fmt->active_first[0] + row / 2;
+  /* the top row is field 1's first active line, or field 2's */
+  return ((row & 1) != 0) != fmt->bottom_field_first ?
+      fmt->active_first[1] + row / 2 : fmt->active_first[0] + row / 2;
 }
 
 guint16

@@ -80,6 +80,27 @@ template_line_words (const St2022Format * fmt, guint line, guint16 * w)
   w[CRC_WORD] = w[CRC_WORD + 1] = w[CRC_WORD + 2] = w[CRC_WORD + 3] = 0;
 }
 
+/* An SD line (ST 125 / BT.656): one multiplexed stream Cb Y Cr Y, EAV
+ * 3FF 000 000 XYZ, blanking, SAV, active; no LN, no CRC */
+static void
+template_line_words_sd (const St2022Format * fmt, guint line, guint16 * w)
+{
+  guint n = fmt->samples_per_line * 2;
+  guint sav = (fmt->samples_per_line - fmt->width) * 2 - 4;
+  guint flags = st2022_format_line_flags (fmt, line);
+  guint f = flags & ST2022_LINE_F, v = (flags & ST2022_LINE_V) != 0;
+  guint i;
+
+  for (i = 0; i < n; i += 2) {
+    w[i] = ST2022_BLANK_C;
+    w[i + 1] = ST2022_BLANK_Y;
+  }
+  w[0] = w[sav] = 0x3ff;
+  w[1] = w[2] = w[sav + 1] = w[sav + 2] = 0;
+  w[3] = st2022_xyz (f, v, 1);
+  w[sav + 3] = st2022_xyz (f, v, 0);
+}
+
 static inline void
 put_crc (guint8 * line, guint32 cc, guint32 cy)
 {
@@ -158,6 +179,11 @@ st2022_raster_writer_new (const St2022Format * fmt)
     w->line_kind[line] = (flags & ST2022_LINE_F ? 1 : 0) |
         (flags & ST2022_LINE_V ? 2 : 0);
     line_tail_words (fmt, line, tail);
+    if (fmt->sd) {
+      template_line_words_sd (fmt, line, words);
+      st2022_pack_words (words, w->blank_line[w->line_kind[line]], nw);
+      continue;
+    }
     template_line_words (fmt, line, words);
     st2022_pack_words (words, lp, nw);
     /* CRC assuming the previous line is blank; lines after active lines
@@ -492,6 +518,49 @@ blank_line_to (St2022RasterWriter * w, guint8 * lp, guint line, gsize bytes)
       LN_CRC_BYTES);
 }
 
+/* SD: lines of the template, active rows copied and clipped word by word
+ * (a small raster, and its last line is active: nothing may be read or
+ * written past a row as the HD paths do) */
+static void
+write_sd (St2022RasterWriter * w, guint8 * raster, St2022PixelFormat pixfmt,
+    const guint8 * picture, gsize stride)
+{
+  const St2022Format *fmt = w->fmt;
+  guint line, n = fmt->width * 2, i;
+
+  for (line = 1; line <= fmt->total_lines; line++) {
+    guint8 *lp = raster + (gsize) (line - 1) * fmt->line_bytes;
+    gint row = w->line_row[line];
+    guint8 *dst = lp + fmt->active_offset;
+    const guint8 *src;
+
+    memcpy (lp, w->blank_line[w->line_kind[line]], row < 0 ?
+        fmt->line_bytes : fmt->active_offset);
+    if (row < 0)
+      continue;
+    src = picture + (gsize) row * stride;
+    if (pixfmt == ST2022_PIXEL_UYVP) {
+      memcpy (dst, src, fmt->active_bytes);
+      for (i = 0; i < fmt->active_bytes; i += 5) {
+        guint8 *p = dst + i;
+        guint w0 = p[0] << 2 | p[1] >> 6;
+        guint w1 = (p[1] & 0x3f) << 4 | p[2] >> 4;
+        guint w2 = (p[2] & 0x0f) << 6 | p[3] >> 2;
+        guint w3 = (p[3] & 0x03) << 8 | p[4];
+
+        if (G_UNLIKELY (WORD_BAD (w0) | WORD_BAD (w1) | WORD_BAD (w2) |
+                WORD_BAD (w3)))
+          clip_group (p, &w0, &w1, &w2, &w3);
+      }
+    } else {
+      v210_unpack_row (src, w->comps, n);
+      for (i = 0; i < n; i++)
+        w->comps[i] = clip_word (w->comps[i]);
+      st2022_pack_words (w->comps, dst, n);
+    }
+  }
+}
+
 int
 st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
     gsize raster_size, St2022PixelFormat pixfmt, const guint8 * picture,
@@ -512,6 +581,10 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
   if (stride < st2022_picture_min_stride (fmt, pixfmt))
     return ST2022_ERROR_INVALID_ARGUMENT;
 
+  if (fmt->sd) {
+    write_sd (w, raster, pixfmt, picture, stride);
+    return ST2022_OK;
+  }
   pc = w->hist_c;
   py = w->hist_y;
   /* line 1 follows the previous frame's last line; treat it as "active"
@@ -769,6 +842,28 @@ st2022_raster_check (const St2022Format * fmt, const guint8 * raster,
   if (w == NULL)
     return ST2022_ERROR_NO_MEMORY;
   pw = w + nw;
+
+  if (fmt->sd) {
+    /* 4-word EAV and SAV; nothing else to check */
+    sav = act - 4;
+    for (line = 1; line <= fmt->total_lines; line++) {
+      guint16 t[8];
+
+      st2022_unpack_words (raster + (gsize) (line - 1) * fmt->line_bytes, w,
+          nw);
+      template_line_words_sd (fmt, line, pw);
+      for (i = 0; i < 4; i++) {
+        t[i] = w[i] ^ pw[i];
+        t[4 + i] = w[sav + i] ^ pw[sav + i];
+      }
+      for (i = 0; i < 8; i++)
+        if (t[i])
+          counters->trs_errors++;
+      counters->lines_checked++;
+    }
+    g_free (w);
+    return ST2022_OK;
+  }
 
   /* history for line 1: the previous frame's last line */
   st2022_unpack_words ((prev_raster ? prev_raster : raster) +

@@ -153,6 +153,11 @@ typedef struct
                                  * bit, picture woven top first */
   gboolean psf;                 /* progressive picture as two segments
                                  * (FRAME 0x22 / 0x24): interlaced raster */
+  gboolean sd;                  /* 525/625 (ST 125 / BT.656 on ST 259):
+                                 * one multiplexed word stream, 4-word
+                                 * EAV/SAV, no LN or CRC words */
+  gboolean bottom_field_first;  /* field 1 holds the odd picture rows
+                                 * (525: line 283 is the top row) */
   gint fps_n, fps_d;            /* FRAME rate (1080i59.94: 30000/1001) */
 
   guint total_lines;            /* raster lines per frame (1125, 750) */
@@ -160,8 +165,10 @@ typedef struct
   /* active lines, 1-based inclusive; field 2 range is 0/0 if progressive */
   guint active_first[2];
   guint active_last[2];
-  /* first line with F=1 (interlaced), 0 if progressive */
+  /* first line with F=1 (interlaced), 0 if progressive; F is also 1 on
+   * the lines before field1_first_line (525: lines 1-3) */
   guint field2_first_line;
+  guint field1_first_line;
 
   guint line_bytes;             /* samples_per_line * 5 / 2 */
   guint active_offset;          /* byte offset of active video within a line */

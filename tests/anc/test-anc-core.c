@@ -185,6 +185,8 @@ GST_START_TEST (test_st352_all_formats)
     {"2048PsF23.98", 0x85, 0x42, 0x40}, {"2048PsF24", 0x85, 0x43, 0x40},
     {"2048PsF25", 0x85, 0x45, 0x40}, {"2048PsF29.97", 0x85, 0x46, 0x40},
     {"2048PsF30", 0x85, 0x47, 0x40},
+    /* SD on 270 Mb/s */
+    {"525i59.94", 0x81, 0x06}, {"625i50", 0x81, 0x05},
   };
   guint i, seen = 0;
 
@@ -201,6 +203,12 @@ GST_START_TEST (test_st352_all_formats)
     fail_unless_equals_int (b[3], 0x01);
     fail_unless_equals_int (vmi_anc_st352_lines (fmt, lines),
         fmt->interlaced ? 2 : 1);
+    if (fmt->sd) {
+      fail_unless_equals_int (lines[0], fmt->total_lines == 525 ? 13 : 9);
+      fail_unless_equals_int (lines[1], fmt->total_lines == 525 ? 276 : 322);
+      seen++;
+      continue;
+    }
     fail_unless_equals_int (lines[0], 10);
     if (fmt->interlaced)
       fail_unless_equals_int (lines[1], 572);
@@ -1068,7 +1076,16 @@ GST_START_TEST (test_audio_raster_all_formats)
     /* C-channel HANC words of a line: two 16-channel samples (8 packets
      * of 31 words) need 248; 2048 samples in 2200 leave 140 */
     guint hanc = vmi_anc_space_words (f, 1, VMI_ANC_HANC);
+    guint8 dummy[4] = { 0 };
 
+    if (f->sd) {
+      /* HD placement only: SD refuses rather than writing nonsense */
+      fail_unless (vmi_anc_writer_new (f) == NULL);
+      fail_unless_equals_int (hanc, 0);
+      fail_unless_equals_int (vmi_anc_read_frame (f, dummy, 4, NULL, NULL,
+              NULL, NULL), VMI_ANC_ERROR_INVALID_ARGUMENT);
+      continue;
+    }
     if (hanc >= 8 * 31) {
       audio_round_trip (f->name, 16);
     } else {

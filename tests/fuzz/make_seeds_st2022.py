@@ -20,6 +20,10 @@ FMT_1080PSF2997 = 20   # FRAME 0x22, the interlaced raster
 N_1080PSF2997 = 4497
 FMT_2048P24 = 23       # FRAME 0x23, 2048 active samples
 N_2048P24 = 5621
+FMT_525I = 34          # SD: 4-word EAV/SAV, no LN/CRC
+N_525I = 819
+FMT_625I = 35
+N_625I = 982
 
 
 def stream(fidx, n, frames, seq0, fr0, drop=(), flags=0):
@@ -69,6 +73,11 @@ def main():
                                             flags=0x61)[:3 + 9 * 300],
         "2048p24_v210_start": stream(FMT_2048P24, N_2048P24, 1, 9, 0,
                                      flags=0x50)[:3 + 9 * 400],
+        # SD: two 525 frames wrapping the sequence number, 625 with loss
+        "525i_2frames_uyvp": stream(FMT_525I, N_525I, 2, 65300, 1, flags=1),
+        "625i_loss": stream(FMT_625I, N_625I, 2, 9, 0,
+                            drop={(0, 3), (1, N_625I - 1)}),
+        "525i_v210_blank": stream(FMT_525I, N_525I, 1, 3, 0, flags=0x30),
     }
     for name, data in seeds.items():
         with open(os.path.join(d, name), "wb") as f:

@@ -30,12 +30,14 @@ net_format_caps (const RefFormat * f, const gchar * format, gboolean bare)
       f->interlaced ? "interleaved" : "progressive", NULL);
 
   if (!bare) {
-    gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING, "bt709",
-        "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
+    /* SD: BT.601, 4:3 pictures of 720 samples */
+    gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING,
+        f->sd ? "bt601" : "bt709", "pixel-aspect-ratio", GST_TYPE_FRACTION,
+        f->sd ? (f->lines == 525 ? 10 : 12) : 1, f->sd ? 11 : 1, NULL);
     /* PsF: one progressive picture, no field order */
     if (f->interlaced && !f->psf)
       gst_caps_set_simple (caps, "field-order", G_TYPE_STRING,
-          "top-field-first", NULL);
+          f->bff ? "bottom-field-first" : "top-field-first", NULL);
   }
   return caps;
 }

@@ -71,6 +71,17 @@ const RefFormat ref_2048psf2997 = { "2048PsF29.97", 2048, 1080, TRUE,
   30000, 1001, 1125, 2200, 21, 560, 584, 1123, 564, 0x24, 0x17, 3, TRUE
 };
 
+/* SMPTE ST 125 / ITU-R BT.656: 858 and 864 samples per line; 525: F=1 on
+ * lines 266-525 and 1-3, the 486-line picture on 21-263 and 283-525 with
+ * line 283 on top; 625: F=1 from 313, picture on 23-310 and 336-623 */
+const RefFormat ref_525i = { "525i59.94", 720, 486, TRUE, 30000, 1001,
+  525, 858, 21, 263, 283, 525, 266, 0x10, 0x17, 1, FALSE, TRUE, TRUE, 4
+};
+
+const RefFormat ref_625i = { "625i50", 720, 576, TRUE, 25, 1,
+  625, 864, 23, 310, 336, 623, 313, 0x11, 0x18, 1, FALSE, TRUE, FALSE, 0
+};
+
 gsize
 ref_line_bytes (const RefFormat * f)
 {
@@ -100,6 +111,8 @@ ref_row_to_line (const RefFormat * f, guint row)
 {
   if (!f->interlaced)
     return f->f1_first + row;
+  if (f->bff)
+    return (row % 2 == 0) ? f->f2_first + row / 2 : f->f1_first + row / 2;
   return (row % 2 == 0) ? f->f1_first + row / 2 : f->f2_first + row / 2;
 }
 
@@ -110,7 +123,8 @@ ref_line_fv (const RefFormat * f, guint line, guint * F, guint * V)
       || (f->interlaced && line >= f->f2_first && line <= f->f2_last);
 
   *V = active ? 0 : 1;
-  *F = (f->interlaced && line >= f->f_first) ? 1 : 0;
+  *F = (f->interlaced && (line >= f->f_first || line < f->f_also_below)) ?
+      1 : 0;
 }
 
 guint16
@@ -214,6 +228,31 @@ line_words (const RefFormat * f, guint line, const guint8 * uyvp,
   }
 }
 
+/* An SD line: EAV 3FF 000 000 XYZ, blanking, SAV, active (one stream) */
+static void
+sd_line_words (const RefFormat * f, guint line, const guint8 * uyvp,
+    gsize stride, guint16 * w)
+{
+  guint S = f->samples, W = f->width, F, V, i, r;
+  guint act = 2 * S - 2 * W, sav = act - 4;
+
+  ref_line_fv (f, line, &F, &V);
+  for (i = 0; i < 2 * S; i++)
+    w[i] = (i % 2 == 0) ? 0x200 : 0x040;
+  w[0] = w[sav] = 0x3ff;
+  w[1] = w[2] = w[sav + 1] = w[sav + 2] = 0;
+  w[3] = ref_xyz (F, V, 1);
+  w[sav + 3] = ref_xyz (F, V, 0);
+  if (V)
+    return;
+  for (r = 0; r < f->height; r++)
+    if (ref_row_to_line (f, r) == line)
+      break;
+  g_assert (r < f->height);
+  for (i = 0; i < 2 * W; i++)
+    w[act + i] = CLAMP (ref_get_word (uyvp + r * stride, i), 4, 1019);
+}
+
 static void
 line_crcs (const RefFormat * f, const guint16 * prev, const guint16 * cur,
     guint16 out[4])
@@ -238,7 +277,17 @@ ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
   guint16 *prev = g_new (guint16, 2 * S), *cur = g_new (guint16, 2 * S);
   guint16 crc[4];
 
-  /* the previous frame's last line is blanking in every format */
+  if (f->sd) {
+    for (line = 1; line <= f->lines; line++) {
+      sd_line_words (f, line, uyvp, stride, cur);
+      for (i = 0; i < 2 * S; i++)
+        ref_put_word (raster + (line - 1) * ref_line_bytes (f), i, cur[i]);
+    }
+    g_free (prev);
+    g_free (cur);
+    return;
+  }
+  /* the previous frame's last line is blanking in every HD format */
   line_words (f, f->lines, uyvp, stride, prev);
   for (line = 1; line <= f->lines; line++) {
     guint16 *tmp;
@@ -366,6 +415,48 @@ ref_check_raster (const RefFormat * f, const guint8 * raster,
 #define ERR(...) G_STMT_START { \
     if (errors++ == 0 && first_error) *first_error = g_strdup_printf (__VA_ARGS__); \
   } G_STMT_END
+
+  if (f->sd) {
+    /* every word: TRS, blanking and the picture */
+    sav = act - 4;
+    for (line = 1; line <= f->lines; line++) {
+      guint F, V;
+
+      get_line (f, raster, line, cur);
+      ref_line_fv (f, line, &F, &V);
+      if (cur[0] != 0x3ff || cur[1] || cur[2] || cur[3] != ref_xyz (F, V, 1))
+        ERR ("line %u: bad EAV (XYZ %03x, expected %03x)", line, cur[3],
+            ref_xyz (F, V, 1));
+      if (cur[sav] != 0x3ff || cur[sav + 1] || cur[sav + 2]
+          || cur[sav + 3] != ref_xyz (F, V, 0))
+        ERR ("line %u: bad SAV (XYZ %03x, expected %03x)", line,
+            cur[sav + 3], ref_xyz (F, V, 0));
+      for (i = 4; i < (V ? 2 * S : sav); i++) {
+        if (i >= sav && i < act)
+          continue;
+        if (cur[i] != (i % 2 == 0 ? 0x200 : 0x040)) {
+          ERR ("line %u: blanking word %u is %03x", line, i, cur[i]);
+          break;
+        }
+      }
+      if (V)
+        continue;
+      for (r = 0; r < f->height; r++)
+        if (ref_row_to_line (f, r) == line)
+          break;
+      for (i = 0; i < 2 * W; i++) {
+        if (cur[act + i] < 4 || cur[act + i] > 1019) {
+          ERR ("line %u: illegal active sample %03x", line, cur[act + i]);
+          break;
+        }
+        if (uyvp)
+          ref_put_word (uyvp + r * ustride, i, cur[act + i]);
+      }
+    }
+    g_free (prev);
+    g_free (cur);
+    return errors;
+  }
 
   get_line (f, prev_raster ? prev_raster : raster, f->lines, prev);
   for (line = 1; line <= f->lines; line++) {

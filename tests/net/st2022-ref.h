@@ -27,6 +27,10 @@ typedef struct
   gboolean psf;                 /* progressive picture as two segments:
                                  * the interlaced raster, caps without
                                  * field-order */
+  /* SD (ST 125 / BT.656): 4-word EAV/SAV, no LN/CRC, BT.601 caps */
+  gboolean sd;
+  gboolean bff;                 /* field 2's first line is the top row */
+  guint f_also_below;           /* F=1 also on the lines before this one */
 } RefFormat;
 
 extern const RefFormat ref_1080i5994;
@@ -44,6 +48,8 @@ extern const RefFormat ref_2048p4795;
 extern const RefFormat ref_2048p48;
 extern const RefFormat ref_2048psf24;
 extern const RefFormat ref_2048psf2997;
+extern const RefFormat ref_525i;
+extern const RefFormat ref_625i;
 
 gsize ref_line_bytes (const RefFormat * f);
 gsize ref_frame_bytes (const RefFormat * f);

@@ -653,8 +653,8 @@ GST_START_TEST (test_caps_not_supported_through_queue)
   /* every template structure is one SDI format: fixed size and rate */
   templ = gst_element_get_pad_template (sink, "sink");
   caps = gst_pad_template_get_caps (templ);
-  /* every raster of docs/st2022-6.md's table, HD, 3G, PsF and 2048 */
-  fail_unless_equals_int (gst_caps_get_size (caps), 34);
+  /* every raster of docs/st2022-6.md's table: SD, HD, 3G, PsF, 2048 */
+  fail_unless_equals_int (gst_caps_get_size (caps), 36);
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *st = gst_caps_get_structure (caps, i);
     fail_unless (gst_structure_has_field_typed (st, "width", G_TYPE_INT));

@@ -266,6 +266,29 @@ GST_START_TEST (test_wire_2048psf2997_v210)
 
 GST_END_TEST;
 
+/* SD: the reference checks every word of every line */
+GST_START_TEST (test_wire_525i_uyvp)
+{
+  check_sink_wire (&ref_525i, "UYVP", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_525i_bare_v210)
+{
+  /* no field-order: the standard's (bottom first) */
+  check_sink_wire (&ref_525i, "v210", TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_625i_v210)
+{
+  check_sink_wire (&ref_625i, "v210", FALSE);
+}
+
+GST_END_TEST;
+
 /* Samples in the timing-reference ranges must not reach the wire. */
 GST_START_TEST (test_wire_clips_reserved_values)
 {
@@ -398,6 +421,9 @@ sink_wire_suite (void)
   tcase_add_test (tc, test_wire_2048p24_v210);
   tcase_add_test (tc, test_wire_2048p48_uyvp);
   tcase_add_test (tc, test_wire_2048psf2997_v210);
+  tcase_add_test (tc, test_wire_525i_uyvp);
+  tcase_add_test (tc, test_wire_525i_bare_v210);
+  tcase_add_test (tc, test_wire_625i_v210);
   tcase_add_test (tc, test_wire_clips_reserved_values);
   tcase_add_test (tc, test_wire_1080i5994_zerocopy);
   return s;

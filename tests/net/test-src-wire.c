@@ -122,13 +122,16 @@ check_caps (GstCaps * caps, const RefFormat * f, const gchar * format)
       f->interlaced ? "interleaved" : "progressive");
   if (f->interlaced && !f->psf)
     fail_unless_equals_string (gst_structure_get_string (s, "field-order"),
-        "top-field-first");
+        f->bff ? "bottom-field-first" : "top-field-first");
   if (f->psf)
     fail_if (gst_structure_has_field (s, "field-order"));
   fail_unless_equals_string (gst_structure_get_string (s, "colorimetry"),
-      "bt709");
+      f->sd ? "bt601" : "bt709");
   fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
-  fail_unless (n == 1 && d == 1);
+  if (f->sd)
+    fail_unless (n == (f->lines == 525 ? 10 : 12) && d == 11);
+  else
+    fail_unless (n == 1 && d == 1);
 }
 
 /* The receiver starts first, as in a real deployment: every frame must come
@@ -260,6 +263,21 @@ GST_END_TEST;
 GST_START_TEST (test_src_2048p4795_uyvp)
 {
   check_src_exact (&ref_2048p4795, "UYVP", 400, 3);
+}
+
+GST_END_TEST;
+
+/* SD: one multiplexed word stream, 4-word EAV/SAV, no LN/CRC */
+GST_START_TEST (test_src_525i_v210)
+{
+  check_src_exact (&ref_525i, "v210", 65500, 250);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_625i_uyvp)
+{
+  check_src_exact (&ref_625i, "UYVP", 600, 5);
 }
 
 GST_END_TEST;
@@ -411,6 +429,18 @@ GST_START_TEST (test_src_loss_720p2997_v210)
   const gint drop5[] = { 2000, n - 1, -1 };
 
   check_loss (&ref_720p2997, "v210", drop0, drop2, drop5);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_loss_525i_uyvp)
+{
+  const gint n = ref_datagrams (&ref_525i);
+  const gint drop0[] = { 100, 101, 600, -1 };
+  const gint drop2[] = { 0, 400, n - 1, -1 };
+  const gint drop5[] = { 300, n - 1, -1 };
+
+  check_loss (&ref_525i, "UYVP", drop0, drop2, drop5);
 }
 
 GST_END_TEST;
@@ -632,6 +662,9 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_1080psf2997_v210);
   tcase_add_test (tc, test_src_2048p4795_uyvp);
   tcase_add_test (tc, test_src_2048psf24_v210);
+  tcase_add_test (tc, test_src_525i_v210);
+  tcase_add_test (tc, test_src_625i_uyvp);
+  tcase_add_test (tc, test_src_loss_525i_uyvp);
   tcase_add_test (tc, test_src_loss_concealment_and_counters);
   tcase_add_test (tc, test_src_loss_concealment_v210);
   tcase_add_test (tc, test_src_loss_2048psf2997_uyvp);
