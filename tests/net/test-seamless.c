@@ -25,10 +25,12 @@
 #define N_FRAMES 60
 /* distinct pictures, sent in turn */
 #define N_PICS 12
-/* the secondary's cut, in frames, and the receiver's `timeout` */
+/* the secondary's cut, in frames (a second), and the receiver's `timeout`:
+ * well inside the cut even when a loaded sender catches up on late frames
+ * (only one path silent is a path down: both silent is no false alarm) */
 #define CUT_FIRST 10
 #define CUT_END 40
-#define TIMEOUT_MS 500
+#define TIMEOUT_MS 200
 
 typedef enum
 {
@@ -461,13 +463,20 @@ run (Scenario sc)
    * about the element */
   if (relay.ring_full || net_stat (st, "packets-overflow")
       || net_stat (st, "path-differential-max-us") >= WINDOW_MS * 1000
+      /* a copy later than the window behind its first (not in the
+       * differential, which only counts copies in time) */
+      || net_stat (st, "packets-late-primary")
+      || net_stat (st, "packets-late-secondary")
       || net_stat (st, "packets-primary") != relay.forwarded[0]
       || net_stat (st, "packets-secondary") != relay.forwarded[1]) {
     g_printerr ("scenario %d: the machine dropped or held back datagrams "
         "itself (receiver overflow %" G_GUINT64_FORMAT ", differential %"
-        G_GUINT64_FORMAT " us): run again\n", sc,
+        G_GUINT64_FORMAT " us, late %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+        "): run again\n", sc,
         net_stat (st, "packets-overflow"),
-        net_stat (st, "path-differential-max-us"));
+        net_stat (st, "path-differential-max-us"),
+        net_stat (st, "packets-late-primary"),
+        net_stat (st, "packets-late-secondary"));
     goto done;
   }
 
@@ -504,8 +513,6 @@ run (Scenario sc)
       lost[1]);
   fail_unless_equals_uint64 (net_stat (st, "packets-recovered"), recovered);
   fail_unless_equals_uint64 (net_stat (st, "packets-lost"), both);
-  fail_unless_equals_uint64 (net_stat (st, "packets-late-primary"), 0);
-  fail_unless_equals_uint64 (net_stat (st, "packets-late-secondary"), 0);
   fail_unless_equals_uint64 (net_stat (st, "packets"), hi - lo + 1 - both);
   fail_unless (net_stat (st, "path-differential-max-us") >= SKEW_US);
   fail_unless (net_stat (st, "path-differential-max-us") < WINDOW_MS * 1000);
