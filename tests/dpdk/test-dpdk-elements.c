@@ -149,6 +149,21 @@ GST_START_TEST (test_tx_pcap_720p5994)
 
 GST_END_TEST;
 
+/* SD (one word stream, no LN/CRC) and PsF through DPDK too */
+GST_START_TEST (test_tx_pcap_625i)
+{
+  check_tx_pcap (&ref_625i);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tx_pcap_1080psf2398)
+{
+  check_tx_pcap (&ref_1080psf2398);
+}
+
+GST_END_TEST;
+
 /* The receiver's frames, compared with the pictures; caps from the stream. */
 static void
 check_received (NetReceiver * r, const RefFormat * f, guint8 ** pics,
@@ -253,6 +268,20 @@ check_rx_pcap (const RefFormat * f)
 GST_START_TEST (test_rx_pcap_1080i5994)
 {
   check_rx_pcap (&ref_1080i5994);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rx_pcap_525i)
+{
+  check_rx_pcap (&ref_525i);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rx_pcap_2048psf24)
+{
+  check_rx_pcap (&ref_2048psf24);
 }
 
 GST_END_TEST;
@@ -629,6 +658,10 @@ dpdk_elements_suite (void)
   tcase_add_test (tc, test_tx_pcap_720p5994);
   tcase_add_test (tc, test_rx_pcap_1080i5994);
   tcase_add_test (tc, test_rx_pcap_1080p25);
+  tcase_add_test (tc, test_tx_pcap_625i);
+  tcase_add_test (tc, test_tx_pcap_1080psf2398);
+  tcase_add_test (tc, test_rx_pcap_525i);
+  tcase_add_test (tc, test_rx_pcap_2048psf24);
   tcase_add_test (tc, test_ring_loopback);
   tcase_add_test (tc, test_tx_no_payload_copies);
   tcase_add_test (tc, test_error_no_such_port);

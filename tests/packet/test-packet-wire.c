@@ -99,10 +99,11 @@ check_stream (GPtrArray * frames, guint start, const guint8 hdr[42],
   g_free (pic);
 }
 
-GST_START_TEST (test_sink_multicast_1080i)
+static void
+sink_multicast (const RefFormat * f)
 {
-  const RefFormat *f = &ref_1080i5994;
   guint16 port = net_test_port ();
+  guint i;
   int cap = pkt_capture_open ();
   GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_bytes_unref);
@@ -114,6 +115,17 @@ GST_START_TEST (test_sink_multicast_1080i)
   props = g_strdup_printf ("host=" GROUP " port=%u ttl-mc=5", port);
   pics = run_sink (f, 2, props);
   pkt_capture_read (cap, frames, 2 * ref_datagrams (f), 20);
+  /* an earlier source test's IGMP report may still cross the link: not
+   * the sink's, not counted */
+  for (i = frames->len; i-- > 0;) {
+    gsize l;
+    const guint8 *b = g_bytes_get_data (frames->pdata[i], &l);
+
+    if (l > 23 && b[12] == 0x08 && b[13] == 0x00 && b[23] == 2)
+      g_ptr_array_remove_index (frames, i);
+  }
+  if (frames->len < 2 * ref_datagrams (f))
+    pkt_capture_read (cap, frames, 2 * ref_datagrams (f), 20);
   expected_header (hdr, gmac, GROUP, port, 5);
   check_stream (frames, 0, hdr, f, pics, 2);
 
@@ -121,6 +133,26 @@ GST_START_TEST (test_sink_multicast_1080i)
   g_free (props);
   g_ptr_array_unref (frames);
   close (cap);
+}
+
+GST_START_TEST (test_sink_multicast_1080i)
+{
+  sink_multicast (&ref_1080i5994);
+}
+
+GST_END_TEST;
+
+/* SD (4-word EAV/SAV, no LN/CRC) and PsF on the raw transport too */
+GST_START_TEST (test_sink_multicast_525i)
+{
+  sink_multicast (&ref_525i);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_multicast_1080psf2398)
+{
+  sink_multicast (&ref_1080psf2398);
 }
 
 GST_END_TEST;
@@ -254,9 +286,9 @@ GST_END_TEST;
  * frames that are not the stream in between (another port, another
  * group, a bad IPv4 checksum, a fragment): st2022src rebuilds every frame
  * bit-exactly, caps and meta from the stream. */
-GST_START_TEST (test_src_multicast_1080i)
+static void
+src_multicast (const RefFormat * f)
 {
-  const RefFormat *f = &ref_1080i5994;
   const guint N = 3;
   guint16 port = net_test_port ();
   guint8 **pics = net_make_pictures (f, N, port);
@@ -343,6 +375,25 @@ GST_START_TEST (test_src_multicast_1080i)
   close (tx);
 }
 
+GST_START_TEST (test_src_multicast_1080i)
+{
+  src_multicast (&ref_1080i5994);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_multicast_625i)
+{
+  src_multicast (&ref_625i);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_multicast_1080psf2997)
+{
+  src_multicast (&ref_1080psf2997);
+}
+
 GST_END_TEST;
 
 static Suite *
@@ -358,6 +409,10 @@ packet_wire_suite (void)
   tcase_add_test (tc, test_sink_unicast_arp);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_src_multicast_1080i);
+  tcase_add_test (tc, test_sink_multicast_525i);
+  tcase_add_test (tc, test_sink_multicast_1080psf2398);
+  tcase_add_test (tc, test_src_multicast_625i);
+  tcase_add_test (tc, test_src_multicast_1080psf2997);
   return s;
 }
 
