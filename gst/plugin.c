@@ -22,7 +22,11 @@
  * available (`echo 512 > /proc/sys/vm/nr_hugepages`) and silently skipped
  * otherwise. The `packet` transport needs CAP_NET_RAW; the `dpdk` transport
  * needs a build with `-Ddpdk=enabled` and, on machines without huge pages,
- * `dpdk-eal-args="--no-huge -m 512"`.
+ * `dpdk-eal-args="--no-huge -m 512"`. `clock-source=ptp` runs GStreamer's
+ * `gst-ptp-helper`, which binds UDP ports 319 and 320 (root or
+ * CAP_NET_BIND_SERVICE) and needs a PTP grandmaster on the network;
+ * `clock-source=tai` needs the host clock disciplined by ptp4l and
+ * `phc2sys -w` (docs/timing.md).
  */
 
 #ifdef HAVE_CONFIG_H
