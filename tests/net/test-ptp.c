@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/timex.h>
 #include <sys/wait.h>
@@ -84,6 +85,14 @@ netns_remove (void)
   cmd = g_strdup_printf ("ip netns del %s", ns_b);
   g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
   g_free (cmd);
+}
+
+/* ptp4l dies with the test runner, however that ends (a timeout's kill
+ * included) */
+static void
+ptp4l_child_setup (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
 }
 
 /* Unchecked fixture, in the test runner: namespaces, veth, and ptp4l as the
@@ -140,8 +149,8 @@ ptp_network_setup (void)
   fail_unless (g_file_set_contents (conf_path, conf, -1, NULL));
   g_free (conf);
   fail_unless (g_spawn_async (NULL, (gchar **) argv, NULL,
-          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-          &ptp4l_pid, &err), "cannot start ptp4l: %s",
+          G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, ptp4l_child_setup,
+          NULL, &ptp4l_pid, &err), "cannot start ptp4l: %s",
       err ? err->message : "");
 }
 
