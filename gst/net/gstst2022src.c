@@ -1226,8 +1226,6 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
   self->t = self->swap_t;
   self->swap_t = NULL;
   self->swap_since = 0;
-  g_atomic_int_set (&self->swap_pending, 0);
-  g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
   vmi_transport_close (old);
@@ -1239,6 +1237,12 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
     gst_st2022_src_legs_set_primary (self->legs, self->t);
   self->rx_dropped_told = 0;
   self->last_rx_mono = g_get_monotonic_time ();
+
+  /* done only now: the old socket is closed, its port free again */
+  g_mutex_lock (&self->lock);
+  g_atomic_int_set (&self->swap_pending, 0);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
   return TRUE;
 }
 

@@ -295,6 +295,8 @@ src_activate (gpointer user_data, const VmiNmosState * active, guint n_legs,
       t = klass->open (&cfg, error);
     }
     if (t == NULL) {
+      GST_WARNING_OBJECT (n->element, "IS-05 activation refused: %s",
+          (*error)->message);
       g_free (iface);
       return FALSE;
     }

@@ -11,6 +11,8 @@
 #include "config.h"
 #endif
 
+#define G_LOG_DOMAIN "vmi-nmos"
+
 #include "vmi-nmos-node.h"
 
 #include <arpa/inet.h>
@@ -593,7 +595,7 @@ registry_request (SoupSession * session, const gchar * method,
   guint status;
 
   if (msg == NULL) {
-    g_warning ("nmos: bad registry URL %s", url);
+    g_message ("nmos: bad registry URL %s", url);
     return 0;
   }
   if (body) {
@@ -713,7 +715,7 @@ register_pending (VmiNmosNode * node, SoupSession * session,
       } else {
         /* 4xx: the registry refuses this resource (a parent it does not
          * hold, a conflict): registering all again fixes the former */
-        g_warning ("nmos: registry answered %u to %s %s", status,
+        g_message ("nmos: registry answered %u to %s %s", status,
             res_type_names[r->type], r->id);
         if (status == 400 && r->type != RES_NODE)
           mark_unregistered (node);
@@ -1357,7 +1359,7 @@ scheduled_fire (gpointer data)
     return G_SOURCE_REMOVE;
   }
   if (!activate_now (node, td->h, &why)) {
-    g_warning ("nmos: scheduled activation of %s: %s",
+    g_message ("nmos: scheduled activation of %s: %s",
         vmi_nmos_handle_get_id (td->h), why);
     g_free (why);
   }

@@ -609,6 +609,15 @@ GST_START_TEST (test_connection_api)
     g_free (req);
   }
 
+  /* activating the port the receiver is on re-binds it (the old socket
+   * holds it until the switch), twice in a row */
+  for (i = 0; i < 2; i++) {
+    body = http_ok ("PATCH", node_port, path, "{\"transport_params\":[{"
+        "\"destination_port\":\"auto\"}],\"activation\":{\"mode\":"
+        "\"activate_immediate\"}}", 200);
+    g_free (body);
+  }
+
   /* a relative scheduled activation disabling the receiver takes effect
    * on its own: the receiver goes silent */
   g_object_set (src, "timeout", (guint64) 300 * GST_MSECOND, NULL);
