@@ -70,6 +70,14 @@ in_ns () {
   ip netns exec "$ns" env PATH="$PATH" GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH_1_0" \
     GST_REGISTRY_1_0="$GST_REGISTRY_1_0" "$@"
 }
+# in the background, its pid (ip execs env, env execs the program) kept
+# for the cleanup; output to file $1
+in_ns_bg () {
+  local log=$1 ns=$2; shift 2
+  ip netns exec "$ns" env PATH="$PATH" GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH_1_0" \
+    GST_REGISTRY_1_0="$GST_REGISTRY_1_0" "$@" >"$log" 2>&1 &
+  PIDS+=($!)
+}
 # waits until "$@" succeeds (at most 20 s)
 until_ok () {
   local i
@@ -81,22 +89,18 @@ until_ok () {
   return 1
 }
 
-in_ns "$REG" "$REGISTRY_BIN" --port 8235 --any >"$LOGS/registry" 2>&1 &
-PIDS+=($!)
+in_ns_bg "$LOGS/registry" "$REG" "$REGISTRY_BIN" --port 8235 --any
 until_ok in_ns "$REG" curl -sf "$REGISTRY/x-nmos/query/v1.3/nodes"
 
 echo "nmos-facility: host A (10.126.0.2) sends to $GROUP:$PORT"
-in_ns "$HA" gst-launch-1.0 videotestsrc is-live=true ! "$CAPS" \
+in_ns_bg "$LOGS/sender" "$HA" gst-launch-1.0 videotestsrc is-live=true ! "$CAPS" \
   ! st2022sink host="$GROUP" port="$PORT" multicast-iface=eth0 \
-  nmos=true nmos-registry="$REGISTRY" nmos-node-port=3212 nmos-label=camera-A \
-  >"$LOGS/sender" 2>&1 &
-PIDS+=($!)
+  nmos=true nmos-registry="$REGISTRY" nmos-node-port=3212 nmos-label=camera-A
 echo "nmos-facility: host B (10.126.0.3) receives, not connected yet"
-in_ns "$HB" gst-launch-1.0 -m st2022src name=rx port=5999 multicast-iface=eth0 \
-  nmos=true nmos-registry="$REGISTRY" nmos-node-port=3212 nmos-label=monitor-B \
-  num-buffers="$FRAMES" ! fakesink >"$LOGS/receiver" 2>&1 &
-RXPID=$!
-PIDS+=($RXPID)
+in_ns_bg "$LOGS/receiver" "$HB" gst-launch-1.0 -m st2022src name=rx port=5999 \
+  multicast-iface=eth0 nmos=true nmos-registry="$REGISTRY" nmos-node-port=3212 \
+  nmos-label=monitor-B num-buffers="$FRAMES" ! fakesink
+RXPID=${PIDS[-1]}
 
 # the controller (in the registry's namespace): discovery through the
 # registry's Query API
