@@ -72,7 +72,7 @@ typedef enum
   VMI_TRANSPORT_ERROR_PERMISSION,   /* needs root / CAP_NET_RAW / hugepages */
 } VmiTransportErrorCode;
 
-/* Gap-frame kind of raw transports (DESIGN.md §2 `gap-frame`), the
+/* Gap-frame kind of raw transports (the sink's `gap-frame`, docs/pacing.md), the
  * 802.3 MAC-control opcode written (gst/pacing/vmi-gap-frame.h). */
 typedef enum
 {

@@ -1,5 +1,5 @@
 /* gst-vmi tests: an independent ST 2022-6 reference, written from the
- * standards (SMPTE 2022-6, 292-1, 274, 296, 2048-2) and DESIGN.md §3, sharing no code
+ * standards (SMPTE 2022-6, 292-1, 274, 296, 2048-2) and docs/st2022-6.md, sharing no code
  * with gst/st2022. Slow and obvious on purpose: a bit-serial CRC, word by
  * word rasters. */
 

@@ -1009,8 +1009,8 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
-/* The public interface of DESIGN.md §2: every property with its type,
- * default and when it may change. */
+/* The public interface (docs/design.md, Properties): every property with
+ * its type, default and when it may change. */
 typedef struct
 {
   const gchar *name;

@@ -38,7 +38,7 @@ def skip(why):
 
 
 def decode(udp):
-    """Our own reading of one UDP payload: RTP then HBRMT (DESIGN.md §3)."""
+    """Our own reading of one UDP payload: RTP then HBRMT (docs/st2022-6.md)."""
     b0, b1, seq, ts, ssrc = struct.unpack(">BBHII", udp[:12])
     h = udp[12:20]
     cf = ((h[2] & 0x01) << 3) | (h[3] >> 5)

@@ -463,7 +463,7 @@ GST_END_TEST;
 /* --- the writer against a raster built word by word -------------------- */
 
 /* The expected raster of a picture given as height x 2*width components
- * (unclipped), written from the line layout of DESIGN.md §3. */
+ * (unclipped), written from the line layout of docs/st2022-6.md. */
 static guint8 *
 expected_raster (const St2022Format * f, const guint16 * comps)
 {
