@@ -128,7 +128,7 @@ def check_sections(rel, text):
         target = resolve(rel, m.group(1))
         if target is None:
             continue
-        cited = m.group(2).strip().lower()
+        cited = re.sub(r"\s+", " ", m.group(2)).strip().lower()
         if not any(n == cited or n.startswith(cited + " ")
                    for n in section_names(read(target))):
             problems.append(f"{rel}: cites {m.group(1)} *{m.group(2)}*: "
