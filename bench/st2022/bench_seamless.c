@@ -22,26 +22,11 @@
 #include "st2022.h"
 #include "st2022-lock.h"
 #include "st2022-seamless.h"
+#include "bench-time.h"
 
 #define FRAMES 20
 #define PERIOD_NS 7418
 #define SKEW 4047
-
-static guint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int
-cmp_u64 (const void *a, const void *b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
-}
 
 typedef struct
 {
@@ -229,7 +214,7 @@ main (int argc, char **argv)
       "datagram of the stream (%.1f us a frame at 1 ns)\n", FRAMES, f->name,
       reps, N / 1000.0);
   for (v = 0; v < 3; v++) {
-    qsort (t[v], reps, sizeof (guint64), cmp_u64);
+    median (t[v], reps);
     printf ("  %-52s %4" G_GUINT64_FORMAT " ns/datagram  %6.2f ms/frame  "
         "%.2fx\n", names[v], t[v][reps / 2],
         t[v][reps / 2] * (double) N / 1e6,

@@ -17,30 +17,7 @@
 #include "st2022.h"
 #include "st2022-crc.h"
 #include "st2022-lock.h"
-
-static guint64
-now_ns (void)
-{
-  struct timespec ts;
-  /* on-CPU time: the machine may be shared, and a preempted run would
-   * count another process's time */
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (guint64) ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int
-cmp_u64 (const void *a, const void *b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-static guint64
-median (guint64 * v, guint n)
-{
-  qsort (v, n, sizeof (*v), cmp_u64);
-  return v[n / 2];
-}
+#include "bench-time.h"
 
 typedef struct
 {

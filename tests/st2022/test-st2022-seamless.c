@@ -234,21 +234,36 @@ check_counts (const Scenario * sc, const St2022SeamlessStats * st)
   fail_unless_equals_uint64 (st->resyncs, 0);
 }
 
+/* Runs @sc with the losses @la and @lb (freed) and checks its output and
+ * every counter */
+static void
+run_checked (Scenario * sc, guint8 * la, guint8 * lb,
+    St2022SeamlessStats * st, guint v[6])
+{
+  Sink sink;
+
+  sc->lost[0] = la;
+  sc->lost[1] = lb;
+  run (sc, &sink, st, v);
+  check_output (sc, &sink);
+  check_counts (sc, st);
+  g_array_free (sink.out, TRUE);
+  g_free (la);
+  g_free (lb);
+  sc->lost[0] = sc->lost[1] = NULL;
+}
+
 GST_START_TEST (test_clean)
 {
   Scenario sc = { 20000, {0, 0}, {NULL, NULL}, {FALSE, FALSE}, {0, 0}, 20 };
   St2022SeamlessStats st;
-  Sink sink;
   guint v[6];
 
-  run (&sc, &sink, &st, v);
-  check_output (&sc, &sink);
-  check_counts (&sc, &st);
+  run_checked (&sc, NULL, NULL, &st, v);
   fail_unless_equals_int (v[ST2022_SEAMLESS_FIRST], sc.n);
   fail_unless_equals_int (v[ST2022_SEAMLESS_COPY], sc.n);
   fail_unless_equals_uint64 (st.differential_max_ns, 0);
   fail_unless_equals_uint64 (st.differential_count, sc.n);
-  g_array_free (sink.out, TRUE);
 }
 
 GST_END_TEST;
@@ -262,18 +277,13 @@ GST_START_TEST (test_disjoint_skew)
   };
   St2022SeamlessStats st;
   guint8 *la, *lb;
-  Sink sink;
   guint v[6], i;
 
   la = make_loss (sc.n, 1, 0.05, NULL, FALSE);
   for (i = 10000; i < 10400; i++)
     la[i] = 1;
   lb = make_loss (sc.n, 2, 0.05, la, TRUE);
-  sc.lost[0] = la;
-  sc.lost[1] = lb;
-  run (&sc, &sink, &st, v);
-  check_output (&sc, &sink);
-  check_counts (&sc, &st);
+  run_checked (&sc, la, lb, &st, v);
   fail_unless_equals_uint64 (st.lost_both, 0);
   fail_unless (st.recovered > 4000);
   /* the secondary's copies came 30 ms after the primary's */
@@ -283,9 +293,6 @@ GST_START_TEST (test_disjoint_skew)
   /* and the leading path's datagrams waited for the secondary to fill
    * its gaps: held, never lost */
   fail_unless (st.held > 0);
-  g_free (la);
-  g_free (lb);
-  g_array_free (sink.out, TRUE);
 
   /* the same with the primary behind */
   sc.skew_ns[0] = 30 * MS;
@@ -294,14 +301,7 @@ GST_START_TEST (test_disjoint_skew)
   lb = make_loss (sc.n, 4, 0.05, la, TRUE);
   for (i = 20000; i < 20300; i++)
     lb[i] = !la[i];
-  sc.lost[0] = la;
-  sc.lost[1] = lb;
-  run (&sc, &sink, &st, v);
-  check_output (&sc, &sink);
-  check_counts (&sc, &st);
-  g_free (la);
-  g_free (lb);
-  g_array_free (sink.out, TRUE);
+  run_checked (&sc, la, lb, &st, v);
 }
 
 GST_END_TEST;
@@ -314,7 +314,6 @@ GST_START_TEST (test_common_loss)
   };
   St2022SeamlessStats st;
   guint8 *la, *lb;
-  Sink sink;
   guint v[6], i;
 
   la = make_loss (sc.n, 5, 0.03, NULL, FALSE);
@@ -324,15 +323,8 @@ GST_START_TEST (test_common_loss)
     la[i] = lb[i] = 1;
   for (i = 7000; i < 29000; i += 997)
     la[i] = lb[i] = 1;
-  sc.lost[0] = la;
-  sc.lost[1] = lb;
-  run (&sc, &sink, &st, v);
-  check_output (&sc, &sink);
-  check_counts (&sc, &st);
+  run_checked (&sc, la, lb, &st, v);
   fail_unless (st.lost_both >= 100 + 22);
-  g_free (la);
-  g_free (lb);
-  g_array_free (sink.out, TRUE);
 }
 
 GST_END_TEST;
@@ -398,7 +390,6 @@ GST_START_TEST (test_path_dead_and_back)
   };
   St2022SeamlessStats st;
   guint8 *la, *lb;
-  Sink sink;
   guint v[6], i;
 
   lb = g_new0 (guint8, sc.n);
@@ -411,15 +402,8 @@ GST_START_TEST (test_path_dead_and_back)
   la = make_loss (sc.n, 9, 0.05, lb, TRUE);
   for (i = 100000; i < 101000; i++)
     la[i] = 0;
-  sc.lost[0] = la;
-  sc.lost[1] = lb;
-  run (&sc, &sink, &st, v);
-  check_output (&sc, &sink);
-  check_counts (&sc, &st);
+  run_checked (&sc, la, lb, &st, v);
   fail_unless_equals_uint64 (st.lost_both, 0);
-  g_free (la);
-  g_free (lb);
-  g_array_free (sink.out, TRUE);
 }
 
 GST_END_TEST;
