@@ -32,6 +32,11 @@
  *   st2022sink host=239.1.1.1 port=5004 multicast-iface=eth0
  * ]| Sends 1080i59.94 colour bars to a multicast group.
  *
+ * ST 2022-7: with `secondary-host` set every datagram also goes to a second
+ * path (`secondary-*`), identical, on its own socket or port; a path whose
+ * sends fail is counted, posted as `st2022-path` with a warning, and never
+ * stops the other (docs/seamless.md).
+ *
  * Statistics are in the `stats` property and are posted as an element
  * message named `st2022-stats` every `stats-interval` ms and at EOS.
  */

@@ -61,11 +61,25 @@
  * `st2022-stats` element messages every `stats-interval` ms (during silence
  * too) and at EOS (use `num-buffers` to end after N frames).
  *
+ * ST 2022-7: with `secondary-address` set the element also receives a
+ * second path (`secondary-*`), each through its own stream lock, and merges
+ * the two by sequence number before assembling frames: the first copy of a
+ * datagram wins and a datagram is lost only when both paths lost it, within
+ * a path differential of `seamless-window` ms. A path silent for `timeout`
+ * while the other carries the stream is posted as `st2022-path` (`path`,
+ * `state`) with a warning, and again when it returns; per-path counters are
+ * in `stats` (docs/seamless.md).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m st2022src address=239.1.1.1 port=5004 multicast-iface=eth0 ! \
  *   vmi10to8 ! video/x-raw,format=I420 ! autovideosink
  * ]| Joins a multicast group and displays the stream.
+ * |[
+ * gst-launch-1.0 st2022src address=239.1.1.1 multicast-iface=eth0 \
+ *   secondary-address=239.2.1.1 secondary-multicast-iface=eth1 ! \
+ *   vmi10to8 ! video/x-raw,format=I420 ! autovideosink
+ * ]| The same stream on two networks (ST 2022-7), either one may fail.
  */
 
 #ifdef HAVE_CONFIG_H
