@@ -22,6 +22,7 @@ echo "receive-anc: udp port $PORT -> $OUT ($FRAMES frames)"
 gst-launch-1.0 -e -m \
   st2022src port="$PORT" num-buffers="$FRAMES" name=src \
   ! queue ! vmi10to8 ! video/x-raw,format=I420 ! x264enc tune=zerolatency \
+  ! video/x-h264,profile=high ! h264parse \
   ! queue ! qtmux name=mux ! filesink location="$OUT" \
   src.audio ! queue ! audioconvert ! mux. \
   | grep --line-buffered -E "st2022-stats|ERROR|WARNING|EOS"

@@ -856,9 +856,13 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
     guint8 k, missing = (guint8) (info->frcount - rx->last_frcount - 1);
 
     vmi_anc_audio_rx_discont (rx->arx);
-    for (k = 0; k < missing; k++)
-      rx->sample_pos += vmi_anc_audio_frame_samples (fmt, rx->seq_index++);
-    rx->frame_no += missing;
+    /* a frame finished after its successor (its end came late) is no
+     * jump ahead: only a forward gap holds missing frames */
+    if (missing < 128) {
+      for (k = 0; k < missing; k++)
+        rx->sample_pos += vmi_anc_audio_frame_samples (fmt, rx->seq_index++);
+      rx->frame_no += missing;
+    }
   }
   rx->have_frcount = TRUE;
   rx->last_frcount = info->frcount;

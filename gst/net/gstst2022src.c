@@ -949,9 +949,10 @@ gst_st2022_src_check_stall (GstSt2022Src * self)
       ("st2022src has been blocked for %.1f s pushing on its %s pad, and "
           "drops the frames it receives: %s", blocked / 1e6,
           audio ? "audio" : "video", has_audio ? "put a queue after each "
-          "of its pads (video and audio), as after a demuxer: without them "
+          "of its pads (video and audio), as after a demuxer (without them "
           "one pad's sink waits to preroll while the other's never gets "
-          "a buffer" : "downstream takes no frames"),
+          "a buffer); with queues, downstream (a muxer, an encoder) is not "
+          "taking frames" : "downstream takes no frames"),
       ("no frame taken by the streaming thread for %" G_GINT64_FORMAT
           " us", blocked));
 }
