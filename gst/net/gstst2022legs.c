@@ -684,9 +684,15 @@ gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 }
 
 void
-gst_st2022_src_legs_reset (GstSt2022SrcLegs * l)
+gst_st2022_src_legs_drain (GstSt2022SrcLegs * l)
 {
   st2022_seamless_flush (l->merge);
+}
+
+void
+gst_st2022_src_legs_reset (GstSt2022SrcLegs * l)
+{
+  gst_st2022_src_legs_drain (l);
   st2022_stream_lock_reset (l->lock[1]);
 }
 

@@ -118,6 +118,9 @@ gboolean gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
 void gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t);
 /* Interrupts recv() (any thread) */
 void gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l);
+/* Both paths silent while a frame waits for its end: what the merge holds
+ * goes to the depacketizer, the merged stream starts over */
+void gst_st2022_src_legs_drain (GstSt2022SrcLegs * l);
 /* The signal is lost on both paths: forget both streams (what is held goes
  * to the depacketizer first) */
 void gst_st2022_src_legs_reset (GstSt2022SrcLegs * l);

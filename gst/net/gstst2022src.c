@@ -1195,6 +1195,9 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 
   if (self->in_progress > 0 && (timeout > 0 ? (guint64) silent * 1000 >=
           timeout : silent > IDLE_FLUSH_US)) {
+    /* what the merge still holds of that frame goes in first */
+    if (self->legs)
+      gst_st2022_src_legs_drain (self->legs);
     st2022_depacketizer_flush (self->depay);
     gst_st2022_src_update_stats (self);
   }
