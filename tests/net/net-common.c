@@ -19,6 +19,27 @@ net_test_port (void)
   return next;
 }
 
+gboolean
+net_sh (const gchar * fmt, ...)
+{
+  va_list ap;
+  gchar *cmd, *out = NULL, *err = NULL;
+  gint status = -1;
+  gboolean ok;
+
+  va_start (ap, fmt);
+  cmd = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
+      && g_spawn_check_wait_status (status, NULL);
+  if (!ok)
+    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
+  g_free (cmd);
+  g_free (out);
+  g_free (err);
+  return ok;
+}
+
 GstCaps *
 net_format_caps (const RefFormat * f, const gchar * format, gboolean bare)
 {

@@ -15,6 +15,10 @@ G_BEGIN_DECLS
 /* A distinct port per test case (tests of one binary run one by one) */
 guint16 net_test_port (void);
 
+/* Runs the shell-free command line @fmt (printf-style; ip, tc, ...), its
+ * output swallowed; FALSE (logged) when it failed */
+gboolean net_sh (const gchar * fmt, ...) G_GNUC_PRINTF (1, 2);
+
 /* video/x-raw caps of @f in @format (UYVP or v210); @bare leaves out
  * field-order and colorimetry, as rawvideoparse does */
 GstCaps *net_format_caps (const RefFormat * f, const gchar * format,

@@ -603,21 +603,6 @@ GST_END_TEST;
 
 /* --- the sink: a path whose sends fail ------------------------------------ */
 
-static gboolean
-sh (const gchar * cmd)
-{
-  gint status = -1;
-  gchar *out = NULL, *err = NULL;
-  gboolean ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
-      && g_spawn_check_wait_status (status, NULL);
-
-  if (!ok)
-    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
-  g_free (out);
-  g_free (err);
-  return ok;
-}
-
 /* Waits for st2022-path @path:@state from the sender (bus, 20 s) */
 static void
 wait_path (GstBus * bus, const gchar * path, const gchar * state)
@@ -660,7 +645,7 @@ GST_START_TEST (test_sink_secondary_fails_and_returns)
   const guint N = 12;
   guint8 **pics = net_make_pictures (f, 2, 3);
   GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
-  gchar ns[32], *cmd, *path;
+  gchar ns[32], *path;
   GstElement *sender, *appsrc;
   GstStructure *st;
   GstVideoInfo info;
@@ -669,20 +654,14 @@ GST_START_TEST (test_sink_secondary_fails_and_returns)
   guint k;
   guint64 total = (guint64) N * ref_datagrams (f);
 
-  if (getuid () != 0 || !sh ("ip -V")) {
+  if (getuid () != 0 || !net_sh ("ip -V")) {
     g_printerr ("SKIP: a network namespace needs root and iproute2\n");
     goto out;
   }
   g_snprintf (ns, sizeof (ns), "vmi7s%d", (int) getpid ());
-  cmd = g_strdup_printf ("ip netns del %s", ns);
-  sh (cmd);
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip netns add %s", ns);
-  fail_unless (sh (cmd));
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip -n %s link set lo up", ns);
-  fail_unless (sh (cmd));
-  g_free (cmd);
+  net_sh ("ip netns del %s", ns);
+  fail_unless (net_sh ("ip netns add %s", ns));
+  fail_unless (net_sh ("ip -n %s link set lo up", ns));
 
   /* the sender's sockets are made by this thread, in the namespace */
   orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -716,9 +695,7 @@ GST_START_TEST (test_sink_secondary_fails_and_returns)
       wait_path (bus, "secondary", "down");
       /* a route for the secondary: its sends work again (told as the
        * frames after go out) */
-      cmd = g_strdup_printf ("ip -n %s addr add 10.88.0.1/24 dev lo", ns);
-      fail_unless (sh (cmd));
-      g_free (cmd);
+      fail_unless (net_sh ("ip -n %s addr add 10.88.0.1/24 dev lo", ns));
     }
   }
   wait_path (bus, "secondary", "up");
@@ -744,9 +721,7 @@ GST_START_TEST (test_sink_secondary_fails_and_returns)
   gst_object_unref (bus);
   gst_object_unref (appsrc);
   gst_object_unref (sender);
-  cmd = g_strdup_printf ("ip netns del %s", ns);
-  sh (cmd);
-  g_free (cmd);
+  net_sh ("ip netns del %s", ns);
 out:
   gst_caps_unref (caps);
   net_free_pictures (pics, 2);

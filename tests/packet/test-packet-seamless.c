@@ -16,27 +16,6 @@
 static gchar ns_s[32], ns_r[32], ifs[4][16];
 static int ns_orig = -1;
 
-static gboolean
-sh (const gchar * fmt, ...)
-{
-  va_list ap;
-  gchar *cmd, *out = NULL, *err = NULL;
-  gint status = -1;
-  gboolean ok;
-
-  va_start (ap, fmt);
-  cmd = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
-      && g_spawn_check_wait_status (status, NULL);
-  if (!ok)
-    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
-  g_free (cmd);
-  g_free (out);
-  g_free (err);
-  return ok;
-}
-
 /* two namespaces joined by two veth pairs: a (sender) - b (receiver) the
  * primary network, c - d the secondary */
 static gboolean
@@ -52,26 +31,26 @@ setup (void)
   g_snprintf (ns_r, sizeof (ns_r), "vmi7r%d", pid);
   for (i = 0; i < 4; i++)
     g_snprintf (ifs[i], sizeof (ifs[i]), "vmi7%c%d", 'a' + i, pid);
-  sh ("ip netns del %s", ns_s);
-  sh ("ip netns del %s", ns_r);
-  ok = sh ("ip netns add %s", ns_s) && sh ("ip netns add %s", ns_r);
+  net_sh ("ip netns del %s", ns_s);
+  net_sh ("ip netns del %s", ns_r);
+  ok = net_sh ("ip netns add %s", ns_s) && net_sh ("ip netns add %s", ns_r);
   for (i = 0; ok && i < 4; i += 2)
-    ok = sh ("ip link add %s netns %s address %s type veth peer name %s "
+    ok = net_sh ("ip link add %s netns %s address %s type veth peer name %s "
         "netns %s address %s", ifs[i], ns_s, mac[i], ifs[i + 1], ns_r,
         mac[i + 1]);
   for (i = 0; ok && i < 4; i++)
-    ok = sh ("ip -n %s addr add 10.8%d.0.%d/24 dev %s", i % 2 ? ns_r : ns_s,
+    ok = net_sh ("ip -n %s addr add 10.8%d.0.%d/24 dev %s", i % 2 ? ns_r : ns_s,
         1 + i / 2, 1 + i % 2, ifs[i])
-        && sh ("ip -n %s link set %s up", i % 2 ? ns_r : ns_s, ifs[i]);
-  return ok && sh ("ip -n %s link set lo up", ns_s)
-      && sh ("ip -n %s link set lo up", ns_r);
+        && net_sh ("ip -n %s link set %s up", i % 2 ? ns_r : ns_s, ifs[i]);
+  return ok && net_sh ("ip -n %s link set lo up", ns_s)
+      && net_sh ("ip -n %s link set lo up", ns_r);
 }
 
 static void
 teardown (void)
 {
-  sh ("ip netns del %s", ns_s);
-  sh ("ip netns del %s", ns_r);
+  net_sh ("ip netns del %s", ns_s);
+  net_sh ("ip netns del %s", ns_r);
 }
 
 /* the elements' sockets are made by the thread that starts them */
@@ -121,7 +100,7 @@ two_paths (gboolean secondary_cut)
   leave ();
   /* the secondary network cut: what the sender puts on it goes nowhere */
   if (secondary_cut)
-    fail_unless (sh ("ip -n %s link set %s down", ns_r, ifs[3]));
+    fail_unless (net_sh ("ip -n %s link set %s down", ns_r, ifs[3]));
 
   enter (ns_s);
   desc = g_strdup_printf ("st2022sink name=sink transport=packet iface=%s "
@@ -196,7 +175,7 @@ two_paths (gboolean secondary_cut)
   net_receiver_clear (&r);
   net_free_pictures (pics, N);
   if (secondary_cut)
-    sh ("ip -n %s link set %s up", ns_r, ifs[3]);
+    net_sh ("ip -n %s link set %s up", ns_r, ifs[3]);
 }
 
 GST_START_TEST (test_two_interfaces)
@@ -232,7 +211,7 @@ main (int argc, char **argv)
   int rc;
 
   gst_check_init (&argc, &argv);
-  if (getuid () != 0 || !sh ("ip -V")) {
+  if (getuid () != 0 || !net_sh ("ip -V")) {
     g_print ("SKIP: two network namespaces and veth pairs need root and "
         "iproute2\n");
     return 77;
