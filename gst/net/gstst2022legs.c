@@ -756,5 +756,7 @@ gst_st2022_src_legs_add_stats (GstSt2022SrcLegs * l, GstStructure * s)
       "packets-duplicate", G_TYPE_UINT64, legs_get (s, "packets-duplicate") +
       st->duplicate[0] + st->duplicate[1],
       "packets-overflow", G_TYPE_UINT64, legs_get (s, "packets-overflow") +
+      l->lstats[1].overflow,
+      "overflow-events", G_TYPE_UINT64, legs_get (s, "overflow-events") +
       l->overflow2, NULL);
 }
