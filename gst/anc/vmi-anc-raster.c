@@ -20,6 +20,13 @@ space_range (const St2022Format * fmt, VmiAncSpace space, guint * first,
 {
   guint act = (fmt->samples_per_line - fmt->width) * 2;
 
+  if (fmt->sd) {
+    /* one multiplexed stream: HANC from the word after the 4-word EAV to
+     * the 4-word SAV, VANC the whole active area */
+    *first = space == VMI_ANC_HANC ? 4 : act;
+    *end = space == VMI_ANC_HANC ? act - 4 : fmt->samples_per_line * 2;
+    return;
+  }
   if (space == VMI_ANC_HANC) {
     *first = HANC_WORD;
     *end = act - 8;             /* SAV */
@@ -34,12 +41,12 @@ vmi_anc_space_words (const St2022Format * fmt, guint line, VmiAncSpace space)
 {
   guint first, end;
 
-  if (fmt == NULL || line < 1 || line > fmt->total_lines || fmt->sd)
+  if (fmt == NULL || line < 1 || line > fmt->total_lines)
     return 0;
   if (space == VMI_ANC_VANC && st2022_format_line_to_row (fmt, line) >= 0)
     return 0;
   space_range (fmt, space, &first, &end);
-  return (end - first) / 2;
+  return fmt->sd ? end - first : (end - first) / 2;
 }
 
 struct _VmiAncWriter
@@ -56,8 +63,7 @@ vmi_anc_writer_new (const St2022Format * fmt)
 {
   VmiAncWriter *w;
 
-  /* HD placement only: SD's packets are one multiplexed word stream */
-  if (fmt == NULL || fmt->sd)
+  if (fmt == NULL)
     return NULL;
   w = g_new0 (VmiAncWriter, 1);
   w->fmt = fmt;
@@ -107,7 +113,7 @@ vmi_anc_writer_add (VmiAncWriter * w, guint line, VmiAncSpace space,
   const St2022Format *fmt;
   guint16 pw[VMI_ANC_MAX_WORDS];
   guint16 *lw;
-  guint first, end, start, a0, a1, n, i, cap;
+  guint first, end, start, a0, a1, n, i, cap, stride;
   guint16 *used;
   guint8 *lp;
 
@@ -117,10 +123,13 @@ vmi_anc_writer_add (VmiAncWriter * w, guint line, VmiAncSpace space,
   if (line < 1 || line > fmt->total_lines || channel > VMI_ANC_CHANNEL_Y)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   /* VANC is CRC-covered: the last line's CRC is carried into the next
-   * frame by the raster writer, so keep it blank */
-  if (space == VMI_ANC_VANC && (line == fmt->total_lines ||
+   * frame by the raster writer, so keep it blank (SD has no CRC) */
+  if (space == VMI_ANC_VANC && ((!fmt->sd && line == fmt->total_lines) ||
           st2022_format_line_to_row (fmt, line) >= 0))
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  /* SD: packets follow each other word by word in the one stream */
+  if (fmt->sd)
+    channel = VMI_ANC_CHANNEL_C;
 
   cap = vmi_anc_space_words (fmt, line, space);
   used = &w->used[line * 4 + space * 2 + channel];
@@ -131,18 +140,19 @@ vmi_anc_writer_add (VmiAncWriter * w, guint line, VmiAncSpace space,
 
   /* read-modify-write only the 4-word (5-byte) groups the packet touches */
   space_range (fmt, space, &first, &end);
-  start = first + 2 * *used + channel;
+  stride = fmt->sd ? 1 : 2;
+  start = first + stride * *used + channel;
   a0 = start & ~3u;
-  a1 = ((start + 2 * (n - 1)) | 3u) + 1;
+  a1 = ((start + stride * (n - 1)) | 3u) + 1;
   lp = w->raster + (gsize) (line - 1) * fmt->line_bytes;
   lw = w->scratch;
   st2022_unpack_words (lp + a0 / 4 * 5, lw, a1 - a0);
   for (i = 0; i < n; i++)
-    lw[start - a0 + 2 * i] = pw[i];
+    lw[start - a0 + stride * i] = pw[i];
   st2022_pack_words (lw, lp + a0 / 4 * 5, a1 - a0);
 
   *used += n;
-  if (space == VMI_ANC_VANC)
+  if (space == VMI_ANC_VANC && !fmt->sd)
     w->vanc_dirty[line] = 1;
   return VMI_ANC_OK;
 }
@@ -225,6 +235,8 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
 {
   const St2022Format *fmt = r->fmt;
   guint first, end, i, ch, nwords;
+  /* SD: one stream, packets in consecutive words */
+  guint stride = fmt->sd ? 1 : 2, nch = fmt->sd ? 1 : 2;
   guint16 head[8];
 
   space_range (fmt, space, &first, &end);
@@ -235,14 +247,17 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
   }
   /* most spaces are blank: look at the first 8 words before the rest */
   st2022_unpack_words (lp + first / 4 * 5, head, 8);
-  if (!((head[0] == 0 && head[2] == 0x3ff && head[4] == 0x3ff) ||
+  if (fmt->sd ? !(head[0] == 0 && head[1] == 0x3ff && head[2] == 0x3ff) :
+      !((head[0] == 0 && head[2] == 0x3ff && head[4] == 0x3ff) ||
           (head[1] == 0 && head[3] == 0x3ff && head[5] == 0x3ff)))
     return;
 
-  nwords = (end - first) / 2;
+  nwords = (end - first) / stride;
   if (nwords > MAX_SPACE_WORDS)
     return;
-  {
+  if (fmt->sd) {
+    st2022_unpack_words (lp + first / 4 * 5, r->words[0], nwords);
+  } else {
     guint16 lw[2 * MAX_SPACE_WORDS + 8];
 
     st2022_unpack_words (lp + first / 4 * 5, lw, end - first);
@@ -252,16 +267,17 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
     }
   }
 
-  for (ch = 0; ch < 2; ch++) {
+  for (ch = 0; ch < nch; ch++) {
     guint off = 0;
 
     while (off + 7 <= nwords) {
       int n = vmi_anc_packet_parse (&r->words[ch][off], nwords - off, &r->pkt);
       guint len = n > 0 ? (guint) n :
           VMI_ANC_PACKET_WORDS (r->words[ch][off + 5] & 0xff);
-      /* interleaved words of this packet: first + 2 * off + ch ... */
-      gsize b0 = line_off + (first + 2 * off + ch) * 10 / 8;
-      gsize b1 = line_off + ((first + 2 * (off + len - 1) + ch) * 10 + 9) / 8;
+      /* line words of this packet: first + stride * off + ch ... */
+      gsize b0 = line_off + (first + stride * off + ch) * 10 / 8;
+      gsize b1 = line_off + ((first + stride * (off + len - 1) + ch) * 10 +
+          9) / 8;
 
       if (n == VMI_ANC_ERROR_NO_ADF)
         break;
@@ -305,7 +321,7 @@ vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
   Reader *r;
   guint line;
 
-  if (fmt == NULL || raster == NULL || fmt->sd)
+  if (fmt == NULL || raster == NULL)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   if (size < fmt->frame_bytes)
     return VMI_ANC_ERROR_SHORT;
@@ -320,7 +336,8 @@ vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
     gsize off = (gsize) (line - 1) * fmt->line_bytes;
 
     read_space (r, raster + off, off, line, VMI_ANC_HANC);
-    if (line < fmt->total_lines && st2022_format_line_to_row (fmt, line) < 0)
+    if ((fmt->sd || line < fmt->total_lines) &&
+        st2022_format_line_to_row (fmt, line) < 0)
       read_space (r, raster + off, off, line, VMI_ANC_VANC);
   }
   g_free (r);
@@ -389,6 +406,9 @@ vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
       || channels > VMI_ANC_AUDIO_MAX_CHANNELS)
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   fmt = w->fmt;
+  /* ST 299-1 is HD's packet format */
+  if (fmt->sd)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
   if (n != vmi_anc_audio_frame_samples (fmt, tx->frame_index))
     return VMI_ANC_ERROR_INVALID_ARGUMENT;
   groups = (channels + 3) / 4;

@@ -501,11 +501,14 @@ gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
   for (i = 0; i < nl; i++)
     tx_add (tx, lines[i], VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p, &n);
 
-  tx_timecode (tx, video, &n);
-  tx_captions (tx, video, &n);
+  /* SD carries the payload ID only so far */
+  if (!fmt->sd) {
+    tx_timecode (tx, video, &n);
+    tx_captions (tx, video, &n);
+  }
 
   g_mutex_lock (&tx->lock);
-  audio = tx->audio_pad != NULL && tx->have_caps;
+  audio = tx->audio_pad != NULL && tx->have_caps && !fmt->sd;
   if (audio) {
     channels = GST_AUDIO_INFO_CHANNELS (&tx->ainfo);
     need = vmi_anc_audio_frame_samples (fmt, tx->atx.frame_index);

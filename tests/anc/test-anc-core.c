@@ -706,6 +706,180 @@ GST_START_TEST (test_raster_read)
 GST_END_TEST;
 
 
+/* ---- SD: one multiplexed word stream ------------------------------- */
+
+static void
+sd_place_and_read (const char *name, guint id_line, guint id_line2,
+    guint8 b2, guint16 cs)
+{
+  const St2022Format *fmt = st2022_format_from_name (name);
+  guint8 *raster = blank_raster (fmt, NULL);
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  VmiAncPacket p, cdp, atc;
+  VmiAncTimecode tc = { 1, 2, 3, 4, FALSE, FALSE, VMI_ANC_ATC_VITC1, 0 };
+  VmiAncReadStats st = { 0 };
+  St2022RasterCheck chk = { 0 };
+  Found *f = g_new0 (Found, 1);
+  /* ST 352 for 525i59.94 (81 06 00 01) / 625i50 (81 05 00 01), worked
+   * out by hand: parity in b8/b9, checksum of b0-b8 */
+  const guint16 want[11] = { 0x000, 0x3ff, 0x3ff, 0x241, 0x101, 0x104,
+    0x281, 0x200 | b2, 0x200, 0x101, cs
+  };
+  guint16 ref[VMI_ANC_MAX_WORDS];
+  guint8 data[100];
+  guint32 *missing;
+  guint hanc = fmt->total_lines == 525 ? 268 : 280, vline, i, n;
+  gsize off;
+
+  fail_unless (w != NULL);
+  fail_unless_equals_int (vmi_anc_space_words (fmt, id_line, VMI_ANC_HANC),
+      hanc);
+  /* the whole active area of a blanking line, none on a picture line */
+  fail_unless_equals_int (vmi_anc_space_words (fmt, id_line, VMI_ANC_VANC),
+      1440);
+  fail_unless_equals_int (vmi_anc_space_words (fmt, 100, VMI_ANC_VANC), 0);
+
+  for (i = 0; i < 100; i++)
+    data[i] = 200 - i;
+  vmi_anc_st352_build (fmt, &p);
+  vmi_anc_cdp_build (data, 100, &cdp);
+  vmi_anc_atc_build (&tc, &atc);
+  /* the last line of the frame if it is blanking (625), else line 1 */
+  vline = st2022_format_line_to_row (fmt, fmt->total_lines) < 0 ?
+      fmt->total_lines : 1;
+  fail_unless_equals_int (vmi_anc_writer_begin (w, raster, fmt->frame_bytes),
+      0);
+  /* the channel does not matter on SD: one stream */
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_Y, &p), 0);
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_C, &atc), 0);
+  fail_unless_equals_int (vmi_anc_writer_used (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_C), 11 + 23);
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line2, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_Y, &p), 0);
+  fail_unless_equals_int (vmi_anc_writer_add (w, vline, VMI_ANC_VANC,
+          VMI_ANC_CHANNEL_Y, &cdp), 0);
+  fail_unless_equals_int (vmi_anc_writer_add (w, 100, VMI_ANC_VANC,
+          VMI_ANC_CHANNEL_Y, &cdp), VMI_ANC_ERROR_INVALID_ARGUMENT);
+  /* HANC holds 34 + 2 * 107 = 248 words, not a third CDP */
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_C, &cdp), 0);
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_C, &cdp), 0);
+  fail_unless_equals_int (vmi_anc_writer_add (w, id_line, VMI_ANC_HANC,
+          VMI_ANC_CHANNEL_C, &cdp), VMI_ANC_ERROR_NO_SPACE);
+  fail_unless_equals_int (vmi_anc_writer_end (w), 0);
+
+  /* consecutive words right after the 4-word EAV, then blanking */
+  n = ref_packet (0x41, 0x01, (const guint8[]) {
+      0x81, b2, 0x00, 0x01}, 4, ref);
+  fail_unless_equals_int (n, 11);
+  for (i = 0; i < 11; i++) {
+    fail_unless_equals_int (ref[i], want[i]);
+    fail_unless_equals_int (ref_raster_word (fmt, raster, id_line, 4 + i),
+        want[i]);
+    fail_unless_equals_int (ref_raster_word (fmt, raster, id_line2, 4 + i),
+        want[i]);
+  }
+  /* EAV untouched, ATC next, blanking after the packets of line 2 */
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line, 0), 0x3ff);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line, 3),
+      ref_raster_word (fmt, raster, id_line - 1, 3));
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line, 15), 0x000);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line, 18), 0x260);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line2, 15),
+      0x040);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, id_line2, 16),
+      0x200);
+  /* the CDP at the first word after SAV */
+  off = (fmt->samples_per_line - fmt->width) * 2;
+  fail_unless_equals_int (ref_raster_word (fmt, raster, vline, off - 4),
+      0x3ff);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, vline, off + 3),
+      0x161);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, vline, off + 6),
+      ref_word (200));
+  fail_unless_equals_int (ref_raster_word (fmt, raster, vline, off + 107),
+      0x040);
+  fail_unless_equals_int (ref_raster_word (fmt, raster, vline, off + 108),
+      0x200);
+  /* TRS and XYZ of every line still right */
+  st2022_raster_check (fmt, raster, fmt->frame_bytes, NULL, &chk);
+  fail_unless_equals_int (chk.trs_errors, 0);
+
+  fail_unless_equals_int (vmi_anc_read_frame (fmt, raster, fmt->frame_bytes,
+          NULL, &st, collect, f), 0);
+  fail_unless_equals_int (st.packets, 6);
+  fail_unless_equals_int (st.checksum_errors, 0);
+  fail_unless_equals_int (f->n, 6);
+  i = vline < id_line ? 1 : 0;
+  if (i) {
+    fail_unless_equals_int (f->p[0].line, 1);
+    fail_unless_equals_int (f->p[0].space, VMI_ANC_VANC);
+  }
+  fail_unless_equals_int (f->p[i].line, id_line);
+  fail_unless_equals_int (f->p[i].space, VMI_ANC_HANC);
+  fail_unless_equals_int (f->p[i].channel, VMI_ANC_CHANNEL_C);
+  fail_unless_equals_int (f->p[i].offset, 0);
+  fail_unless_equals_int (f->p[i].did, 0x41);
+  fail_unless_equals_int (f->p[i].udw[1] & 0xff, b2);
+  fail_unless_equals_int (f->p[i + 1].offset, 11);
+  fail_unless_equals_int (vmi_anc_atc_parse (&f->p[i + 1], &tc), 0);
+  fail_unless_equals_int (tc.frames, 4);
+  fail_unless_equals_int (f->p[i + 2].offset, 34);
+  fail_unless_equals_int (f->p[i + 3].offset, 141);
+  fail_unless_equals_int (f->p[i + 3].dc, 100);
+  fail_unless_equals_int (f->p[i + 4].line, id_line2);
+  n = vline < id_line ? 0 : 5;
+  fail_unless_equals_int (f->p[n].line, vline);
+  fail_unless_equals_int (f->p[n].space, VMI_ANC_VANC);
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (f->p[n].udw[i] & 0xff, 200 - i);
+
+  /* one flipped UDW bit in the second line's payload ID: dropped, counted */
+  off = (gsize) (id_line2 - 1) * fmt->line_bytes + 8;   /* words 6-7 */
+  raster[off] ^= 0x01;
+  memset (&st, 0, sizeof (st));
+  vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, NULL, &st, NULL, NULL);
+  fail_unless_equals_int (st.packets, 5);
+  fail_unless_equals_int (st.checksum_errors, 1);
+  raster[off] ^= 0x01;
+
+  /* the datagram holding the start of the second payload ID line: that
+   * line's HANC is not read, the rest is */
+  missing = g_new0 (guint32, (fmt->datagrams_per_frame + 31) / 32);
+  off = (gsize) (id_line2 - 1) * fmt->line_bytes + 5;
+  missing[off / 1376 / 32] |= 1u << (off / 1376 % 32);
+  memset (&st, 0, sizeof (st));
+  f->n = 0;
+  vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, missing, &st, collect,
+      f);
+  fail_unless_equals_int (st.packets, 5);
+  fail_unless_equals_int (st.lost, 0);
+  for (i = 0; i < f->n; i++)
+    fail_unless (f->p[i].line != id_line2);
+
+  g_free (missing);
+  g_free (f);
+  vmi_anc_writer_free (w);
+  g_free (raster);
+}
+
+GST_START_TEST (test_sd_raster_525)
+{
+  sd_place_and_read ("525i59.94", 13, 276, 0x06, 0x1ce);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sd_raster_625)
+{
+  sd_place_and_read ("625i50", 9, 322, 0x05, 0x1cd);
+}
+
+GST_END_TEST;
+
 /* ---- depacketizer side buffer -------------------------------------- */
 
 typedef struct
@@ -1078,11 +1252,17 @@ GST_START_TEST (test_audio_raster_all_formats)
     guint8 dummy[4] = { 0 };
 
     if (f->sd) {
-      /* HD placement only: SD refuses rather than writing nonsense */
-      fail_unless (vmi_anc_writer_new (f) == NULL);
-      fail_unless_equals_int (hanc, 0);
+      /* ST 299-1 is HD's: SD refuses rather than writing nonsense */
+      VmiAncWriter *w = vmi_anc_writer_new (f);
+      VmiAncAudioTx tx;
+
+      fail_unless_equals_int (hanc, f->total_lines == 525 ? 268 : 280);
+      vmi_anc_audio_tx_init (&tx);
+      fail_unless_equals_int (vmi_anc_audio_tx_frame (&tx, w, NULL, 0, 2),
+          VMI_ANC_ERROR_INVALID_ARGUMENT);
       fail_unless_equals_int (vmi_anc_read_frame (f, dummy, 4, NULL, NULL,
-              NULL, NULL), VMI_ANC_ERROR_INVALID_ARGUMENT);
+              NULL, NULL), VMI_ANC_ERROR_SHORT);
+      vmi_anc_writer_free (w);
       continue;
     }
     if (hanc >= 8 * 31) {
@@ -1130,6 +1310,8 @@ anc_suite (void)
   tcase_add_test (tc, test_audio_packet);
   tcase_add_test (tc, test_raster_place_and_crc);
   tcase_add_test (tc, test_raster_read);
+  tcase_add_test (tc, test_sd_raster_525);
+  tcase_add_test (tc, test_sd_raster_625);
   tcase_add_test (tc, test_depacketizer_blank);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);

@@ -64,13 +64,21 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
   stats = net_run_until_eos (pipeline, "sink", 30);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   fail_unless_equals_uint64 (net_stat (stats, "frames"), WIRE_FRAMES);
-  fail_unless_equals_uint64 (net_stat (stats, "timecodes"), WIRE_FRAMES - 1);
+  /* SD carries the payload ID only so far */
+  fail_unless_equals_uint64 (net_stat (stats, "timecodes"),
+      f->sd ? 0 : WIRE_FRAMES - 1);
   gst_structure_free (stats);
 
   for (k = 0; k < WIRE_FRAMES; k++) {
     gchar *err = NULL;
     guint lines[2] = { 10, 572 }, atc_lines[2] = { 9, 571 };
     guint nl = f->interlaced ? 2 : 1, l;
+
+    /* ST 352's SD lines: 13 and 276 (525), 9 and 322 (625) */
+    if (f->sd) {
+      lines[0] = f->lines == 525 ? 13 : 9;
+      lines[1] = f->lines == 525 ? 276 : 322;
+    }
 
     for (i = 0; i < n; i++) {
       ssize_t len = recv (fd, buf, sizeof (buf), MSG_DONTWAIT);
@@ -85,12 +93,23 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
     g_free (err);
 
     for (l = 0; l < nl; l++) {
-      /* ST 352: luma HANC, valid parity and checksum, the format's bytes */
+      /* ST 352: luma HANC (SD: the one stream right after EAV), valid
+       * parity and checksum, the format's bytes */
       fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 1,
               0x41, 0x01, udw), 4);
       fail_unless_equals_int (udw[0], id1);
       fail_unless_equals_int (udw[1], id2);
       fail_unless_equals_int (udw[3] & 0x3, 1);
+      fail_unless_equals_int (ref_find_anc (f, raster, lines[l] + 1, TRUE, 1,
+              0x41, 0x01, udw), -1);
+      if (f->sd) {
+        /* no packet anywhere else: only these lines' HANC is not blank */
+        fail_unless_equals_int (ref_find_anc (f, raster, lines[l] - 1, TRUE,
+                1, 0x41, 0x01, udw), -1);
+        fail_unless_equals_int (ref_find_anc (f, raster, lines[l], FALSE,
+                1, 0x41, 0x01, udw), -1);
+        continue;
+      }
       /* not in the colour-difference channel, not on other lines */
       fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 0,
               0x41, 0x01, udw), -1);
@@ -143,6 +162,21 @@ GST_START_TEST (test_wire_1080i5994)
 {
   /* 1080-line on 1.5G, interlaced, 30000/1001 frames */
   check_wire (&ref_1080i5994, 0x85, 0x06);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_525i)
+{
+  /* SD 525 on 270 Mb/s: 81 06 00 01 on lines 13 and 276 */
+  check_wire (&ref_525i, 0x81, 0x06);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_625i)
+{
+  check_wire (&ref_625i, 0x81, 0x05);
 }
 
 GST_END_TEST;
@@ -455,6 +489,49 @@ round_trip_whole (Trip * t, const gchar * fmt_caps, guint frames,
   }
 }
 
+/* SD through st2022sink and st2022src: the payload ID read and checked
+ * against the HBRMT header's format on every frame */
+static void
+sd_payload_id_round_trip (const RefFormat * f, const gchar * want)
+{
+  Trip t;
+  GstStructure *ss, *rs;
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  gchar *cs = gst_caps_to_string (caps);
+  const guint N = 10;
+
+  round_trip_whole (&t, cs, N, 0, 0, &ss, &rs);
+  fail_unless_equals_int (t.dropped, 0);
+  fail_unless_equals_int (t.got_tc->len, N);
+  fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
+  /* two payload ID packets a frame (one per field) */
+  fail_unless_equals_uint64 (net_stat (ss, "anc-packets"), 2 * N);
+  fail_unless_equals_uint64 (net_stat (rs, "anc-packets"), 2 * N);
+  fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
+  fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
+  fail_unless_equals_string (gst_structure_get_string (rs, "payload-id"),
+      want);
+  gst_structure_free (ss);
+  gst_structure_free (rs);
+  trip_clear (&t);
+  g_free (cs);
+  gst_caps_unref (caps);
+}
+
+GST_START_TEST (test_payload_id_525i)
+{
+  sd_payload_id_round_trip (&ref_525i, "0x81060001");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_payload_id_625i)
+{
+  sd_payload_id_round_trip (&ref_625i, "0x81050001");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_timecode_round_trip)
 {
   Trip t;
@@ -753,6 +830,10 @@ anc_wire_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_wire_1080i5994);
   tcase_add_test (tc, test_wire_720p50);
+  tcase_add_test (tc, test_wire_525i);
+  tcase_add_test (tc, test_wire_625i);
+  tcase_add_test (tc, test_payload_id_525i);
+  tcase_add_test (tc, test_payload_id_625i);
   tcase_add_test (tc, test_timecode_round_trip);
   tcase_add_test (tc, test_audio_5994_2ch);
   tcase_add_test (tc, test_audio_5994_16ch);

@@ -327,47 +327,50 @@ anc_word_ok (guint16 w)
   return ((w >> 8) & 1) == (ones & 1) && ((w >> 9) & 1) != ((w >> 8) & 1);
 }
 
-/* The packet at interleaved word @i of channel (@i % 2) in @w (words up to
- * @end): its word count, or 0 if there is no ADF, -1 if it is malformed
+/* The packet at line word @i in @w (words up to @end), its words @s apart
+ * (2: one channel of HD's interleaved C/Y; 1: SD's one multiplexed
+ * stream): its word count, or 0 if there is no ADF, -1 if it is malformed
  * (parity of DID/SDID/DC, checksum, runs past @end) */
 static gint
-anc_packet_at (const guint16 * w, guint i, guint end)
+anc_packet_at (const guint16 * w, guint i, guint end, guint s)
 {
   guint dc, k, sum = 0;
 
-  if (i + 10 >= end || w[i] != 0 || w[i + 2] != 0x3ff || w[i + 4] != 0x3ff)
+  if (i + 5 * s >= end || w[i] != 0 || w[i + s] != 0x3ff
+      || w[i + 2 * s] != 0x3ff)
     return 0;
-  if (!anc_word_ok (w[i + 6]) || !anc_word_ok (w[i + 8])
-      || !anc_word_ok (w[i + 10]))
+  if (!anc_word_ok (w[i + 3 * s]) || !anc_word_ok (w[i + 4 * s])
+      || !anc_word_ok (w[i + 5 * s]))
     return -1;
-  dc = w[i + 10] & 0xff;
-  if (i + 2 * (dc + 6) >= end)
+  dc = w[i + 5 * s] & 0xff;
+  if (i + s * (dc + 6) >= end)
     return -1;
   for (k = 3; k < 6 + dc; k++)
-    sum += w[i + 2 * k] & 0x1ff;
+    sum += w[i + s * k] & 0x1ff;
   sum &= 0x1ff;
-  if (w[i + 2 * (6 + dc)] != (sum | (((sum >> 8) & 1) ? 0 : 0x200)))
+  if (w[i + s * (6 + dc)] != (sum | (((sum >> 8) & 1) ? 0 : 0x200)))
     return -1;
   return dc + 7;
 }
 
-/* Blanking words [@first, @end) of a line: each channel may start with
- * ANC packets, the rest is blank. Returns the first wrong word or @end. */
+/* Blanking words [@first, @end) of a line: each channel (SD: the one
+ * stream) may start with ANC packets, the rest is blank (C 200, Y 040 by
+ * the word's place). Returns the first wrong word or @end. */
 static guint
-check_blank_or_anc (const guint16 * w, guint first, guint end)
+check_blank_or_anc (const guint16 * w, guint first, guint end, gboolean sd)
 {
-  guint ch, i;
+  guint ch, i, s = sd ? 1 : 2;
 
-  for (ch = 0; ch < 2; ch++) {
+  for (ch = 0; ch < s; ch++) {
     gint n;
 
     i = first + ch;
-    while ((n = anc_packet_at (w, i, end)) > 0)
-      i += 2 * n;
+    while ((n = anc_packet_at (w, i, end, s)) > 0)
+      i += s * n;
     if (n < 0)
       return i;
-    for (; i < end; i += 2)
-      if (w[i] != (ch == 0 ? 0x200 : 0x040))
+    for (; i < end; i += s)
+      if (w[i] != ((i - first) % 2 == 0 ? 0x200 : 0x040))
         return i;
   }
   return end;
@@ -377,22 +380,25 @@ gint
 ref_find_anc (const RefFormat * f, const guint8 * raster, guint line,
     gboolean hanc, guint ch, guint8 did, guint8 sdid, guint8 * udw)
 {
-  guint S = f->samples, W = f->width;
-  guint first = hanc ? 16 : 2 * S - 2 * W, end = hanc ? 2 * S - 2 * W - 8 :
-      2 * S, i, k;
+  guint S = f->samples, W = f->width, s = f->sd ? 1 : 2;
+  /* HD: HANC after EAV/LN/CRC, 8-word SAV; SD: after the 4-word EAV, 4-word
+   * SAV, one stream (@ch is ignored) */
+  guint first = hanc ? (f->sd ? 4 : 16) : 2 * S - 2 * W;
+  guint end = hanc ? 2 * S - 2 * W - (f->sd ? 4 : 8) : 2 * S, i, k;
   guint16 *w = g_new (guint16, 2 * S);
   gint n, ret = -1;
 
   get_line (f, raster, line, w);
-  for (i = first + ch; (n = anc_packet_at (w, i, end)) > 0; i += 2 * n) {
+  for (i = first + (f->sd ? 0 : ch); (n = anc_packet_at (w, i, end, s)) > 0;
+      i += s * n) {
     guint dc = n - 7;
 
-    if ((w[i + 6] & 0xff) != did || (w[i + 8] & 0xff) != sdid)
+    if ((w[i + 3 * s] & 0xff) != did || (w[i + 4 * s] & 0xff) != sdid)
       continue;
     for (k = 0; k < dc; k++) {
-      if (!anc_word_ok (w[i + 12 + 2 * k]))
+      if (!anc_word_ok (w[i + s * (6 + k)]))
         break;
-      udw[k] = w[i + 12 + 2 * k] & 0xff;
+      udw[k] = w[i + s * (6 + k)] & 0xff;
     }
     if (k == dc)
       ret = dc;
@@ -431,13 +437,16 @@ ref_check_raster (const RefFormat * f, const guint8 * raster,
           || cur[sav + 3] != ref_xyz (F, V, 0))
         ERR ("line %u: bad SAV (XYZ %03x, expected %03x)", line,
             cur[sav + 3], ref_xyz (F, V, 0));
-      for (i = 4; i < (V ? 2 * S : sav); i++) {
-        if (i >= sav && i < act)
-          continue;
-        if (cur[i] != (i % 2 == 0 ? 0x200 : 0x040)) {
-          ERR ("line %u: blanking word %u is %03x", line, i, cur[i]);
-          break;
-        }
+      /* blanking, or ANC packets (ST 291-1 in one stream) at its start */
+      i = check_blank_or_anc (cur, 4, sav, TRUE);
+      if (i < sav)
+        ERR ("line %u: horizontal blanking word %u is %03x", line, i,
+            cur[i]);
+      if (V) {
+        i = check_blank_or_anc (cur, act, 2 * S, TRUE);
+        if (i < 2 * S)
+          ERR ("line %u: blanking line carries %03x at word %u", line,
+              cur[i], i);
       }
       if (V)
         continue;
@@ -481,7 +490,7 @@ ref_check_raster (const RefFormat * f, const guint8 * raster,
       ERR ("line %u: bad CRC %03x %03x %03x %03x, expected %03x %03x %03x "
           "%03x", line, cur[12], cur[13], cur[14], cur[15], crc[0], crc[1],
           crc[2], crc[3]);
-    i = check_blank_or_anc (cur, 16, sav);
+    i = check_blank_or_anc (cur, 16, sav, FALSE);
     if (i < sav)
       ERR ("line %u: horizontal blanking word %u is %03x", line, i, cur[i]);
     if (cur[sav] != 0x3ff || cur[sav + 1] != 0x3ff || cur[sav + 2]
@@ -490,7 +499,7 @@ ref_check_raster (const RefFormat * f, const guint8 * raster,
       ERR ("line %u: bad SAV (XYZ %03x, expected %03x)", line, cur[sav + 6],
           savw);
     if (V) {
-      i = check_blank_or_anc (cur, act, 2 * S);
+      i = check_blank_or_anc (cur, act, 2 * S, FALSE);
       if (i < 2 * S)
         ERR ("line %u: blanking line carries %03x at word %u", line,
             cur[i], i);
