@@ -276,7 +276,14 @@ guint
 vmi_anc_atc_line (const St2022Format * fmt, guint8 dbb1)
 {
   /* ST 12-2 for HD: the second line after the switching point (7 and
-   * 569), i.e. 9 and 571 */
+   * 569), i.e. 9 and 571.  SD by the same rule, from RP 168's switching
+   * lines (10/273 on 525, 6/319 on 625): 12/275 and 8/321, both vertical
+   * blanking lines outside the ST 352 lines */
+  if (fmt->sd) {
+    if (fmt->total_lines == 525)
+      return dbb1 == VMI_ANC_ATC_VITC2 ? 275 : 12;
+    return dbb1 == VMI_ANC_ATC_VITC2 ? 321 : 8;
+  }
   if (dbb1 == VMI_ANC_ATC_VITC2 && fmt->interlaced)
     return 571;
   return 9;

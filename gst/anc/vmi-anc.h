@@ -142,7 +142,8 @@ typedef struct
 void vmi_anc_atc_build (const VmiAncTimecode * tc, VmiAncPacket * p);
 /* WRONG_TYPE unless DID/SDID 0x60/0x60 with DC 16 */
 int vmi_anc_atc_parse (const VmiAncPacket * p, VmiAncTimecode * tc);
-/* Line of ATC_VITC1 (9) and of ATC_VITC2 (571 interlaced, else 9) */
+/* Line of ATC_VITC1 (9) and of ATC_VITC2 (571 interlaced, else 9); SD:
+ * 12 and 275 (525), 8 and 321 (625) */
 guint vmi_anc_atc_line (const St2022Format * fmt, guint8 dbb1);
 
 /* ---------------------------------------------------------------- */

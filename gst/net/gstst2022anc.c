@@ -501,11 +501,10 @@ gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
   for (i = 0; i < nl; i++)
     tx_add (tx, lines[i], VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p, &n);
 
-  /* SD carries the payload ID only so far */
-  if (!fmt->sd) {
-    tx_timecode (tx, video, &n);
+  tx_timecode (tx, video, &n);
+  /* SD carries payload ID and time code only so far */
+  if (!fmt->sd)
     tx_captions (tx, video, &n);
-  }
 
   g_mutex_lock (&tx->lock);
   audio = tx->audio_pad != NULL && tx->have_caps && !fmt->sd;

@@ -267,6 +267,14 @@ GST_START_TEST (test_atc)
   fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
           ("1080i50"), VMI_ANC_ATC_VITC2), 571);
   fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
+          ("525i59.94"), VMI_ANC_ATC_VITC1), 12);
+  fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
+          ("525i59.94"), VMI_ANC_ATC_VITC2), 275);
+  fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
+          ("625i50"), VMI_ANC_ATC_VITC1), 8);
+  fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
+          ("625i50"), VMI_ANC_ATC_VITC2), 321);
+  fail_unless_equals_int (vmi_anc_atc_line (st2022_format_from_name
           ("720p50"), VMI_ANC_ATC_VITC2), 9);
   p.sdid = 0x61;
   fail_unless_equals_int (vmi_anc_atc_parse (&p, &back),

@@ -64,9 +64,7 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
   stats = net_run_until_eos (pipeline, "sink", 30);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   fail_unless_equals_uint64 (net_stat (stats, "frames"), WIRE_FRAMES);
-  /* SD carries the payload ID only so far */
-  fail_unless_equals_uint64 (net_stat (stats, "timecodes"),
-      f->sd ? 0 : WIRE_FRAMES - 1);
+  fail_unless_equals_uint64 (net_stat (stats, "timecodes"), WIRE_FRAMES - 1);
   gst_structure_free (stats);
 
   for (k = 0; k < WIRE_FRAMES; k++) {
@@ -74,10 +72,14 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
     guint lines[2] = { 10, 572 }, atc_lines[2] = { 9, 571 };
     guint nl = f->interlaced ? 2 : 1, l;
 
-    /* ST 352's SD lines: 13 and 276 (525), 9 and 322 (625) */
+    /* ST 352's SD lines: 13 and 276 (525), 9 and 322 (625); ATC: the
+     * second line after the switching point, 12 and 275 (525), 8 and 321
+     * (625) */
     if (f->sd) {
       lines[0] = f->lines == 525 ? 13 : 9;
       lines[1] = f->lines == 525 ? 276 : 322;
+      atc_lines[0] = f->lines == 525 ? 12 : 8;
+      atc_lines[1] = f->lines == 525 ? 275 : 321;
     }
 
     for (i = 0; i < n; i++) {
@@ -103,20 +105,19 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
       fail_unless_equals_int (ref_find_anc (f, raster, lines[l] + 1, TRUE, 1,
               0x41, 0x01, udw), -1);
       if (f->sd) {
-        /* no packet anywhere else: only these lines' HANC is not blank */
+        /* not on the line before, not in VANC */
         fail_unless_equals_int (ref_find_anc (f, raster, lines[l] - 1, TRUE,
                 1, 0x41, 0x01, udw), -1);
         fail_unless_equals_int (ref_find_anc (f, raster, lines[l], FALSE,
                 1, 0x41, 0x01, udw), -1);
-        continue;
+      } else {
+        /* not in the colour-difference channel */
+        fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 0,
+                0x41, 0x01, udw), -1);
       }
-      /* not in the colour-difference channel, not on other lines */
-      fail_unless_equals_int (ref_find_anc (f, raster, lines[l], TRUE, 0,
-              0x41, 0x01, udw), -1);
-      fail_unless_equals_int (ref_find_anc (f, raster, lines[l] + 1, TRUE, 1,
-              0x41, 0x01, udw), -1);
 
-      /* ST 12-2 ATC: luma VANC of line 9 (VITC1) and 571 (VITC2) */
+      /* ST 12-2 ATC: luma VANC of line 9 (VITC1) and 571 (VITC2); SD: the
+       * VANC of its lines */
       if (k == WIRE_FRAMES - 1) {
         fail_unless_equals_int (ref_find_anc (f, raster, atc_lines[l], FALSE,
                 1, 0x60, 0x60, udw), -1);
@@ -499,18 +500,30 @@ sd_payload_id_round_trip (const RefFormat * f, const gchar * want)
   GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
   gchar *cs = gst_caps_to_string (caps);
   const guint N = 10;
+  guint i;
 
   round_trip_whole (&t, cs, N, 0, 0, &ss, &rs);
   fail_unless_equals_int (t.dropped, 0);
   fail_unless_equals_int (t.got_tc->len, N);
   fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
-  /* two payload ID packets a frame (one per field) */
-  fail_unless_equals_uint64 (net_stat (ss, "anc-packets"), 2 * N);
-  fail_unless_equals_uint64 (net_stat (rs, "anc-packets"), 2 * N);
+  /* a payload ID and an ATC packet per field */
+  fail_unless_equals_uint64 (net_stat (ss, "anc-packets"), 4 * N);
+  fail_unless_equals_uint64 (net_stat (rs, "anc-packets"), 4 * N);
   fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
   fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
   fail_unless_equals_string (gst_structure_get_string (rs, "payload-id"),
       want);
+  /* ATC (timecodestamper's) back frame for frame, both fields */
+  fail_unless_equals_int (t.sent_tc->len, N);
+  for (i = 0; i < N; i++) {
+    fail_if (g_str_equal (t.sent_tc->pdata[i], "none"));
+    fail_unless (g_str_equal (t.sent_tc->pdata[i], t.got_tc->pdata[i]),
+        "frame %u: sent %s, got %s", i, (gchar *) t.sent_tc->pdata[i],
+        (gchar *) t.got_tc->pdata[i]);
+  }
+  fail_unless (g_str_equal (t.got_tc->pdata[N - 1], "00:00:00:09"));
+  fail_unless_equals_uint64 (net_stat (ss, "timecodes"), N);
+  fail_unless_equals_uint64 (net_stat (rs, "timecodes"), N);
   gst_structure_free (ss);
   gst_structure_free (rs);
   trip_clear (&t);
