@@ -683,3 +683,194 @@ vmi_anc_audio_rx_end_frame (VmiAncAudioRx * rx, guint expected,
     *concealed = lost;
   return count;
 }
+
+/* ---------------------------------------------------------------- */
+/* ST 272 SD embedded audio                                         */
+/* ---------------------------------------------------------------- */
+
+static guint
+parity9 (guint v)
+{
+  guint bits = 0;
+
+  for (; v; v >>= 1)
+    bits += v & 1;
+  return bits & 1;
+}
+
+/* b9 = !b8 of a 9-bit value */
+static guint16
+w9 (guint v)
+{
+  v &= 0x1ff;
+  return (guint16) (v | ((v & 0x100) ? 0 : 0x200));
+}
+
+int
+vmi_anc_sd_audio_build (const VmiAncSdAudio * a, VmiAncPacket * p)
+{
+  guint i, ch, k = 0;
+
+  if (a == NULL || p == NULL || a->group > 3 || a->n < 1
+      || a->n > VMI_ANC_SD_AUDIO_MAX || a->channels < 1 || a->channels > 4)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  vmi_anc_packet_init (p, VMI_ANC_DID_SD_AUDIO_G1 - 2 * a->group, a->dbn);
+  for (i = 0; i < a->n; i++) {
+    for (ch = 0; ch < a->channels; ch++) {
+      /* the 20 most significant of the 24 bits */
+      guint s = ((guint32) a->samples[i][ch] >> 4) & 0xfffff;
+      guint x0 = (a->z[i] & 1) | ch << 1 | (s & 0x3f) << 3;
+      guint x1 = (s >> 6) & 0x1ff;
+      guint x2 = (s >> 15) | (a->v & 1) << 5 | (a->u & 1) << 6 |
+          (a->c[i] & 1) << 7;
+
+      /* P: even parity over the 26 bits b0-b8, b0-b8, b0-b7 */
+      x2 |= (parity9 (x0) ^ parity9 (x1) ^ parity9 (x2)) << 8;
+      p->udw[k++] = w9 (x0);
+      p->udw[k++] = w9 (x1);
+      p->udw[k++] = w9 (x2);
+    }
+  }
+  p->dc = (guint8) k;
+  return VMI_ANC_OK;
+}
+
+int
+vmi_anc_sd_audio_parse (const VmiAncPacket * p, VmiAncSdAudio * a)
+{
+  guint i, k, sub;
+
+  if (p == NULL || a == NULL)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  if (p->did < VMI_ANC_DID_SD_AUDIO_G1 - 6
+      || (p->did & 1) == 0 || p->dc == 0 || p->dc % 3)
+    return VMI_ANC_ERROR_WRONG_TYPE;
+  memset (a, 0, sizeof (*a));
+  a->group = (VMI_ANC_DID_SD_AUDIO_G1 - p->did) / 2;
+  a->dbn = p->sdid;
+  sub = p->dc / 3;
+  for (k = 0; k < sub; k++) {
+    guint x0 = p->udw[3 * k] & 0x1ff, x1 = p->udw[3 * k + 1] & 0x1ff;
+    guint x2 = p->udw[3 * k + 2] & 0x1ff, ch = (x0 >> 1) & 3;
+    guint s;
+
+    if (parity9 (x0) ^ parity9 (x1) ^ parity9 (x2))
+      return VMI_ANC_ERROR_PARITY;
+    /* the channels of a sample follow each other from 0 */
+    if (ch == 0 && k > 0) {
+      if (a->channels == 0)
+        a->channels = k;
+      if (k % a->channels)
+        return VMI_ANC_ERROR_WRONG_TYPE;
+    }
+    i = a->channels ? k / a->channels : 0;
+    if ((a->channels ? k % a->channels : k) != ch
+        || i >= VMI_ANC_SD_AUDIO_MAX)
+      return VMI_ANC_ERROR_WRONG_TYPE;
+    s = (x0 >> 3) | x1 << 6 | (x2 & 0x1f) << 15;
+    /* 20-bit two's complement back to 24-bit */
+    a->samples[i][ch] = ((gint32) (s << 12)) >> 8;
+    if (ch == 0) {
+      a->z[i] = x0 & 1;
+      a->c[i] = (x2 >> 7) & 1;
+    }
+    a->v = (x2 >> 5) & 1;
+    a->u = (x2 >> 6) & 1;
+  }
+  if (a->channels == 0)
+    a->channels = sub;
+  if (sub % a->channels)
+    return VMI_ANC_ERROR_WRONG_TYPE;
+  a->n = sub / a->channels;
+  return VMI_ANC_OK;
+}
+
+/* ST 272: no audio on the line after a switching point */
+static gboolean
+sd_audio_line_ok (const St2022Format * fmt, guint line)
+{
+  if (fmt->total_lines == 525)
+    return line != 11 && line != 274;
+  return line != 7 && line != 320;
+}
+
+int
+vmi_anc_sd_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
+    const gint32 * samples, guint n, guint channels)
+{
+  const St2022Format *fmt;
+  guint groups, g, line, idx = 0, lines, k = 0, lk;
+  guint8 cs[24];
+  int ret;
+
+  if (tx == NULL || w == NULL || (samples == NULL && n > 0) || channels < 1
+      || channels > VMI_ANC_AUDIO_MAX_CHANNELS)
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  if (!fmt->sd || n != vmi_anc_audio_frame_samples (fmt, tx->frame_index))
+    return VMI_ANC_ERROR_INVALID_ARGUMENT;
+  groups = (channels + 3) / 4;
+  channel_status (cs);
+  lines = fmt->total_lines - 2;
+  for (line = 1; line <= fmt->total_lines; line++) {
+    guint end, m;
+
+    if (!sd_audio_line_ok (fmt, line))
+      continue;
+    /* line idx of the usable ones carries samples [idx n / lines,
+     * (idx + 1) n / lines): 3 or 4 a line */
+    end = (guint) ((guint64) (idx + 1) * n / lines);
+    idx++;
+    m = end - k;
+    if (m == 0)
+      continue;
+    for (g = 0; g < groups; g++) {
+      VmiAncSdAudio a = { 0 };
+      VmiAncPacket p;
+      guint i;
+
+      a.group = g;
+      a.dbn = next_dbn (&tx->dbn[g]);
+      a.n = m;
+      a.channels = MIN (4, channels - 4 * g);
+      for (i = 0; i < m; i++) {
+        guint s = (guint) ((tx->samples_sent + k + i) % 192);
+
+        for (lk = 0; lk < a.channels; lk++)
+          a.samples[i][lk] = samples[(gsize) (k + i) * channels + 4 * g + lk];
+        a.z[i] = s == 0;
+        a.c[i] = (cs[s / 8] >> (s % 8)) & 1;
+      }
+      ret = vmi_anc_sd_audio_build (&a, &p);
+      if (ret == VMI_ANC_OK)
+        ret = vmi_anc_writer_add (w, line, VMI_ANC_HANC, VMI_ANC_CHANNEL_C,
+            &p);
+      if (ret != VMI_ANC_OK)
+        return ret;
+    }
+    k = end;
+  }
+  tx->samples_sent += n;
+  tx->frame_index++;
+  return VMI_ANC_OK;
+}
+
+void
+vmi_anc_audio_rx_push_sd (VmiAncAudioRx * rx, const VmiAncSdAudio * a)
+{
+  VmiAncAudioControl c = { 0 };
+  VmiAncAudioData d = { 0 };
+  guint i;
+
+  c.group = a->group;
+  c.active = (1u << a->channels) - 1;
+  vmi_anc_audio_rx_push_control (rx, &c);
+  /* a data block number counts packets, not samples: not used for gaps */
+  d.group = a->group;
+  for (i = 0; i < a->n; i++) {
+    memcpy (d.samples, a->samples[i], sizeof (d.samples));
+    d.z = a->z[i];
+    d.c = a->c[i];
+    vmi_anc_audio_rx_push_data (rx, &d);
+  }
+}

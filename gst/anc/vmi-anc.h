@@ -226,6 +226,40 @@ int vmi_anc_audio_control_parse (const VmiAncPacket * p,
     VmiAncAudioControl * c);
 
 /* ---------------------------------------------------------------- */
+/* ST 272 SD embedded audio                                         */
+/* ---------------------------------------------------------------- */
+
+/* type-1 data packets: DID 0xFF, 0xFD, 0xFB, 0xF9 for groups 1-4 */
+#define VMI_ANC_DID_SD_AUDIO_G1     0xFF
+#define VMI_ANC_SD_AUDIO_MAX        16  /* samples a packet holds here */
+
+/**
+ * VmiAncSdAudio:
+ * One ST 272 audio data packet: @n samples of @channels (1..4) channels
+ * of a group, each channel's sample an AES3 subframe in 3 words.  Only the
+ * 20 audio bits are carried: @samples are signed 24-bit values whose 4
+ * low bits are dropped on building and 0 after parsing.
+ */
+typedef struct
+{
+  guint group;                  /* 0..3 */
+  guint8 dbn;                   /* data block number 1..255 */
+  guint n;                      /* samples, 1..VMI_ANC_SD_AUDIO_MAX */
+  guint channels;               /* subframes a sample, 1..4 */
+  gint32 samples[VMI_ANC_SD_AUDIO_MAX][4];
+  guint8 z[VMI_ANC_SD_AUDIO_MAX];       /* AES3 block start */
+  guint8 c[VMI_ANC_SD_AUDIO_MAX];       /* AES3 channel status bit */
+  guint8 v, u;
+} VmiAncSdAudio;
+
+/* INVALID_ARGUMENT if @a does not fit a packet */
+int vmi_anc_sd_audio_build (const VmiAncSdAudio * a, VmiAncPacket * p);
+/* WRONG_TYPE unless an ST 272 data packet (DID, DC a multiple of 3,
+ * subframes in channel order 0.., at most 4 a sample); PARITY if an AES3
+ * subframe's parity bit is wrong */
+int vmi_anc_sd_audio_parse (const VmiAncPacket * p, VmiAncSdAudio * a);
+
+/* ---------------------------------------------------------------- */
 /* Raster placement                                                 */
 /* ---------------------------------------------------------------- */
 
@@ -335,6 +369,18 @@ guint vmi_anc_audio_rx_check_phase (VmiAncAudioRx * rx,
  * their place; *@concealed counts them.  Returns the sample count. */
 guint vmi_anc_audio_rx_end_frame (VmiAncAudioRx * rx, guint expected,
     guint channels, gint32 * out, guint max, guint * concealed);
+
+/* ST 272 on SD: embed one frame's @n samples (interleaved, @channels
+ * 1..16; @n as vmi_anc_audio_frame_samples()): one packet per group on
+ * every line with samples, the frame's samples spread evenly over its
+ * lines but the one after each switching point (11/274 on 525, 7/320 on
+ * 625), in the HANC.  Uses tx's data block numbers and AES3 block
+ * position as vmi_anc_audio_tx_frame() does. */
+int vmi_anc_sd_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
+    const gint32 * samples, guint n, guint channels);
+/* Give a parsed ST 272 packet's samples to @rx (no clock phase on SD; the
+ * channels present count as the group's active ones) */
+void vmi_anc_audio_rx_push_sd (VmiAncAudioRx * rx, const VmiAncSdAudio * a);
 
 G_END_DECLS
 

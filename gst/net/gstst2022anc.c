@@ -502,12 +502,12 @@ gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
     tx_add (tx, lines[i], VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p, &n);
 
   tx_timecode (tx, video, &n);
-  /* SD carries payload ID and time code only so far */
+  /* SD carries payload ID, time code and audio only so far */
   if (!fmt->sd)
     tx_captions (tx, video, &n);
 
   g_mutex_lock (&tx->lock);
-  audio = tx->audio_pad != NULL && tx->have_caps && !fmt->sd;
+  audio = tx->audio_pad != NULL && tx->have_caps;
   if (audio) {
     channels = GST_AUDIO_INFO_CHANNELS (&tx->ainfo);
     need = vmi_anc_audio_frame_samples (fmt, tx->atx.frame_index);
@@ -522,13 +522,15 @@ gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
   }
   g_mutex_unlock (&tx->lock);
   if (audio) {
-    rc = vmi_anc_audio_tx_frame (&tx->atx, tx->writer, tx->samples, need,
-        channels);
+    /* SD: ST 272, one packet per group on every line but two */
+    rc = fmt->sd ? vmi_anc_sd_audio_tx_frame (&tx->atx, tx->writer,
+        tx->samples, need, channels) : vmi_anc_audio_tx_frame (&tx->atx,
+        tx->writer, tx->samples, need, channels);
     if (rc != VMI_ANC_OK)
       GST_WARNING_OBJECT (tx->sink, "audio embedding: %s",
           vmi_anc_result_to_string (rc));
     else
-      n += (need + 1) * ((channels + 3) / 4);
+      n += (fmt->sd ? fmt->total_lines - 2 : need + 1) * ((channels + 3) / 4);
   }
   vmi_anc_writer_end (tx->writer);
 
@@ -771,6 +773,17 @@ rx_packet (gpointer user_data, const VmiAncPacket * p)
   guint8 d[VMI_ANC_MAX_UDW];
   guint i;
 
+  if (rx->fmt != NULL && rx->fmt->sd && p->did >= VMI_ANC_DID_SD_AUDIO_G1 - 6
+      && (p->did & 1)) {
+    VmiAncSdAudio sa;
+
+    /* ST 272: a bad AES3 subframe parity counts as a checksum error */
+    if (vmi_anc_sd_audio_parse (p, &sa) == VMI_ANC_OK)
+      vmi_anc_audio_rx_push_sd (rx->arx, &sa);
+    else
+      rx->checksum_errors++;
+    return;
+  }
   if (p->did <= VMI_ANC_DID_AUDIO_G1 && p->did >= VMI_ANC_DID_AUDIO_G1 - 3) {
     if (vmi_anc_audio_data_parse (p, &a) == VMI_ANC_OK)
       vmi_anc_audio_rx_push_data (rx->arx, &a);
@@ -904,7 +917,9 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
      * sequence gives; a complete one what it carries */
     if (!info->complete)
       expected = vmi_anc_audio_frame_samples (fmt, rx->seq_index);
-    mismatches = vmi_anc_audio_rx_check_phase (rx->arx, fmt, rx->seq_index);
+    /* ST 272 has no clock phase words */
+    mismatches = fmt->sd ? 0 :
+        vmi_anc_audio_rx_check_phase (rx->arx, fmt, rx->seq_index);
     n = vmi_anc_audio_rx_end_frame (rx->arx, expected, channels, rx->samples,
         MAX_FRAME_SAMPLES, &concealed);
     if (n > 0) {

@@ -1248,6 +1248,151 @@ GST_START_TEST (test_audio_raster_720p50_16ch)
 
 GST_END_TEST;
 
+/* ---- ST 272 SD audio ------------------------------------------------ */
+
+GST_START_TEST (test_sd_audio_packet)
+{
+  VmiAncSdAudio a = { 0 }, b;
+  VmiAncPacket p, q;
+  guint16 w[32];
+  /* worked out by hand: 0x123456 → 20 bits 0x12345, Z and C set;
+   * -0x100000 → 0xF0000 */
+  const guint16 want[13] = { 0x000, 0x3ff, 0x3ff, 0x2ff, 0x101, 0x206,
+    0x229, 0x28d, 0x182, 0x203, 0x200, 0x19e, 0x1df
+  };
+  guint i;
+
+  a.group = 0;
+  a.dbn = 1;
+  a.n = 1;
+  a.channels = 2;
+  a.samples[0][0] = 0x123456;
+  a.samples[0][1] = -0x100000;
+  a.z[0] = 1;
+  a.c[0] = 1;
+  fail_unless_equals_int (vmi_anc_sd_audio_build (&a, &p), 0);
+  fail_unless_equals_int (vmi_anc_packet_to_words (&p, w, 32), 13);
+  for (i = 0; i < 13; i++)
+    fail_unless_equals_int (w[i], want[i]);
+  fail_unless_equals_int (vmi_anc_packet_parse (w, 13, &q), 13);
+  fail_unless_equals_int (vmi_anc_sd_audio_parse (&q, &b), 0);
+  fail_unless_equals_int (b.group, 0);
+  fail_unless_equals_int (b.n, 1);
+  fail_unless_equals_int (b.channels, 2);
+  /* the 4 low bits are not carried */
+  fail_unless_equals_int (b.samples[0][0], 0x123450);
+  fail_unless_equals_int (b.samples[0][1], -0x100000);
+  fail_unless_equals_int (b.z[0], 1);
+  fail_unless_equals_int (b.c[0], 1);
+
+  /* group 4 is DID F9 (word 2F9) */
+  a.group = 3;
+  vmi_anc_sd_audio_build (&a, &p);
+  vmi_anc_packet_to_words (&p, w, 32);
+  fail_unless_equals_int (w[3], 0x2f9);
+  /* a flipped audio bit with its checksum fixed: the AES3 parity says so */
+  q.udw[1] ^= 0x001;
+  fail_unless_equals_int (vmi_anc_sd_audio_parse (&q, &b),
+      VMI_ANC_ERROR_PARITY);
+  /* not audio */
+  vmi_anc_st352_build (st2022_format_from_name ("525i59.94"), &q);
+  fail_unless_equals_int (vmi_anc_sd_audio_parse (&q, &b),
+      VMI_ANC_ERROR_WRONG_TYPE);
+}
+
+GST_END_TEST;
+
+static void
+sd_audio_cb (gpointer user, const VmiAncPacket * p)
+{
+  AudioCollect *c = user;
+  VmiAncSdAudio a;
+
+  fail_unless_equals_int (p->space, VMI_ANC_HANC);
+  fail_unless_equals_int (vmi_anc_sd_audio_parse (p, &a), 0);
+  fail_unless (a.n <= 4, "%u samples on line %u", a.n, p->line);
+  /* none on the line after a switching point (c->line: the format's
+   * line count here) */
+  if (c->line == 525)
+    fail_if (p->line == 11 || p->line == 274);
+  else
+    fail_if (p->line == 7 || p->line == 320);
+  vmi_anc_audio_rx_push_sd (c->rx, &a);
+}
+
+static void
+sd_audio_round_trip (const char *name, guint channels)
+{
+  const St2022Format *fmt = st2022_format_from_name (name);
+  St2022RasterWriter *rw;
+  guint8 *raster = blank_raster (fmt, &rw);
+  gsize stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_UYVP);
+  guint8 *pic = g_malloc0 (stride * fmt->height);
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  VmiAncAudioTx tx;
+  AudioCollect c = { 0 };
+  gint32 *in = g_new (gint32, 2048 * channels);
+  gint32 *out = g_new (gint32, 2048 * channels);
+  guint frame, i, n, got, concealed;
+  guint64 serial = 0;
+
+  c.rx = vmi_anc_audio_rx_new ();
+  c.line = fmt->total_lines;
+  vmi_anc_audio_tx_init (&tx);
+  for (frame = 0; frame < 7; frame++) {
+    St2022RasterCheck chk = { 0 };
+    VmiAncReadStats st = { 0 };
+
+    n = vmi_anc_audio_frame_samples (fmt, frame);
+    fail_unless_equals_int (n, fmt->total_lines == 525 ?
+        (frame % 5 % 2 ? 1601 : 1602) : 1920);
+    /* 20-bit values (ST 272 without the auxiliary bits) */
+    for (i = 0; i < n * channels; i++, serial++)
+      in[i] = (gint32) (((serial * 2654435761u) & 0xffffff) - 0x800000) &
+          ~0xf;
+    st2022_raster_writer_write (rw, raster, fmt->frame_bytes,
+        ST2022_PIXEL_UYVP, pic, stride);
+    vmi_anc_writer_begin (w, raster, fmt->frame_bytes);
+    fail_unless_equals_int (vmi_anc_sd_audio_tx_frame (&tx, w, in, n,
+            channels), 0);
+    vmi_anc_writer_end (w);
+    st2022_raster_check (fmt, raster, fmt->frame_bytes, NULL, &chk);
+    fail_unless_equals_int (chk.trs_errors, 0);
+
+    vmi_anc_audio_rx_begin_frame (c.rx);
+    vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, NULL, &st,
+        sd_audio_cb, &c);
+    /* one packet per group on each of the lines but two */
+    fail_unless_equals_int (st.packets, (fmt->total_lines - 2) *
+        ((channels + 3) / 4));
+    fail_unless_equals_int (st.checksum_errors, 0);
+    fail_unless_equals_int (vmi_anc_audio_rx_channels (c.rx), channels);
+    got = vmi_anc_audio_rx_end_frame (c.rx, 0, channels, out, 2048,
+        &concealed);
+    fail_unless_equals_int (got, n);
+    fail_unless_equals_int (concealed, 0);
+    for (i = 0; i < n * channels; i++)
+      fail_unless_equals_int (out[i], in[i]);
+  }
+  vmi_anc_audio_rx_free (c.rx);
+  st2022_raster_writer_free (rw);
+  vmi_anc_writer_free (w);
+  g_free (raster);
+  g_free (pic);
+  g_free (in);
+  g_free (out);
+}
+
+GST_START_TEST (test_sd_audio_raster)
+{
+  sd_audio_round_trip ("525i59.94", 2);
+  sd_audio_round_trip ("625i50", 2);
+  sd_audio_round_trip ("525i59.94", 16);
+  sd_audio_round_trip ("625i50", 6);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_audio_raster_all_formats)
 {
   guint i;
@@ -1320,6 +1465,8 @@ anc_suite (void)
   tcase_add_test (tc, test_raster_read);
   tcase_add_test (tc, test_sd_raster_525);
   tcase_add_test (tc, test_sd_raster_625);
+  tcase_add_test (tc, test_sd_audio_packet);
+  tcase_add_test (tc, test_sd_audio_raster);
   tcase_add_test (tc, test_depacketizer_blank);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);

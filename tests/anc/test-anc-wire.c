@@ -583,16 +583,19 @@ static guint64
 samples_for (gint fps_n, gint fps_d, guint frames)
 {
   static const guint s5994[5] = { 801, 801, 801, 801, 800 };
+  static const guint s2997[5] = { 1602, 1601, 1602, 1601, 1602 };
   guint64 total = 0;
   guint k;
 
   for (k = 0; k < frames; k++)
-    total += fps_d == 1001 ? s5994[k % 5] : 48000 / (guint) fps_n;
+    total += fps_d == 1001 ? (fps_n == 30000 ? s2997 : s5994)[k % 5] :
+        48000 / (guint) fps_n;
   return total;
 }
 
 static void
-audio_round_trip (gint fps_n, gint fps_d, guint channels)
+audio_round_trip_caps (const gchar * vcaps, gint fps_n, gint fps_d,
+    guint channels, guint32 mask)
 {
   Trip t;
   GstStructure *ss, *rs;
@@ -601,8 +604,7 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
   const gchar *env = g_getenv ("ANC_AUDIO_FRAMES");
   const guint N = env ? (guint) atoi (env) : 120;
   guint64 total = samples_for (fps_n, fps_d, N), i;
-  gchar *caps = g_strdup_printf ("video/x-raw,format=UYVP,width=1280,"
-      "height=720,framerate=%d/%d", fps_n, fps_d);
+  gchar *caps = g_strdup (vcaps);
   const guint32 *in, *out;
 
   round_trip_whole (&t, caps, N, channels, total, &ss, &rs);
@@ -629,11 +631,11 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
   fail_unless_equals_uint64 (net_stat (rs, "audio-clock-mismatches"), 0);
   fail_unless_equals_int (t.corrupted, 0);
   /* sample-exact, delay 0: output sample i is input sample i with its 24
-   * most significant bits (ST 299-1 carries 24-bit samples) */
+   * most significant bits (ST 299-1 carries 24-bit samples; ST 272 20) */
   in = (const guint32 *) t.audio_in->data;
   out = (const guint32 *) t.audio_out->data;
   for (i = 0; i < total * channels; i++)
-    if (GUINT32_FROM_LE (out[i]) != (GUINT32_FROM_LE (in[i]) & 0xffffff00))
+    if (GUINT32_FROM_LE (out[i]) != (GUINT32_FROM_LE (in[i]) & mask))
       fail ("sample %" G_GUINT64_FORMAT " channel %" G_GUINT64_FORMAT
           ": sent %08x, got %08x", i / channels, i % channels,
           GUINT32_FROM_LE (in[i]), GUINT32_FROM_LE (out[i]));
@@ -641,6 +643,42 @@ audio_round_trip (gint fps_n, gint fps_d, guint channels)
   gst_structure_free (rs);
   trip_clear (&t);
 }
+
+static void
+audio_round_trip (gint fps_n, gint fps_d, guint channels)
+{
+  gchar *caps = g_strdup_printf ("video/x-raw,format=UYVP,width=1280,"
+      "height=720,framerate=%d/%d", fps_n, fps_d);
+
+  audio_round_trip_caps (caps, fps_n, fps_d, channels, 0xffffff00);
+  g_free (caps);
+}
+
+/* ST 272 on SD: 20-bit samples, groups of 4 channels */
+static void
+sd_audio_round_trip (const RefFormat * f, guint channels)
+{
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  gchar *cs = gst_caps_to_string (caps);
+
+  audio_round_trip_caps (cs, f->fps_n, f->fps_d, channels, 0xfffff000);
+  g_free (cs);
+  gst_caps_unref (caps);
+}
+
+GST_START_TEST (test_audio_525i_2ch)
+{
+  sd_audio_round_trip (&ref_525i, 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_audio_625i_8ch)
+{
+  sd_audio_round_trip (&ref_625i, 8);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_audio_5994_2ch)
 {
@@ -849,6 +887,8 @@ anc_wire_suite (void)
   tcase_add_test (tc, test_payload_id_625i);
   tcase_add_test (tc, test_timecode_round_trip);
   tcase_add_test (tc, test_audio_5994_2ch);
+  tcase_add_test (tc, test_audio_525i_2ch);
+  tcase_add_test (tc, test_audio_625i_8ch);
   tcase_add_test (tc, test_audio_5994_16ch);
   tcase_add_test (tc, test_audio_50_2ch);
   tcase_add_test (tc, test_audio_gap_is_silence);
