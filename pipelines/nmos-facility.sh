@@ -35,6 +35,14 @@ if [ ! -x "$REGISTRY_BIN" ]; then
   exit 77
 fi
 
+# Under the test suite's sanitizer tier LD_PRELOAD carries the ASan
+# runtime, which the ASan-built plugin needs in gst-launch-1.0 but which
+# deadlocks curl at start: only the pipelines get it.
+GST_PRELOAD=${LD_PRELOAD:-}
+unset LD_PRELOAD
+# a request that gets no answer fails instead of waiting for ever
+CURL=(curl -sf --max-time 10)
+
 SW=vminsw$$ REG=vminreg$$ HA=vmina$$ HB=vminb$$
 LOGS=$(mktemp -d /tmp/vmi-nmos-facility.XXXXXX)
 PIDS=()
@@ -75,7 +83,8 @@ in_ns () {
 in_ns_bg () {
   local log=$1 ns=$2; shift 2
   ip netns exec "$ns" env PATH="$PATH" GST_PLUGIN_PATH_1_0="$GST_PLUGIN_PATH_1_0" \
-    GST_REGISTRY_1_0="$GST_REGISTRY_1_0" "$@" >"$log" 2>&1 &
+    GST_REGISTRY_1_0="$GST_REGISTRY_1_0" ${GST_PRELOAD:+LD_PRELOAD="$GST_PRELOAD"} \
+    "$@" >"$log" 2>&1 &
   PIDS+=($!)
 }
 # waits until "$@" succeeds (at most 20 s)
@@ -90,7 +99,7 @@ until_ok () {
 }
 
 in_ns_bg "$LOGS/registry" "$REG" "$REGISTRY_BIN" --port 8235 --any
-until_ok in_ns "$REG" curl -sf "$REGISTRY/x-nmos/query/v1.3/nodes"
+until_ok in_ns "$REG" "${CURL[@]}" "$REGISTRY/x-nmos/query/v1.3/nodes"
 
 echo "nmos-facility: host A (10.126.0.2) sends to $GROUP:$PORT"
 in_ns_bg "$LOGS/sender" "$HA" gst-launch-1.0 videotestsrc is-live=true ! "$CAPS" \
@@ -104,7 +113,7 @@ RXPID=${PIDS[-1]}
 
 # the controller (in the registry's namespace): discovery through the
 # registry's Query API
-q () { in_ns "$REG" curl -sf "$REGISTRY/x-nmos/query/v1.3/$1"; }
+q () { in_ns "$REG" "${CURL[@]}" "$REGISTRY/x-nmos/query/v1.3/$1"; }
 count_is () { test "$(q "$1" | jq length)" = "$2"; }
 until_ok count_is senders 1
 until_ok count_is receivers 1
@@ -113,7 +122,7 @@ MANIFEST=$(q senders | jq -r '.[0].manifest_href')
 RECEIVER=$(q receivers | jq -r '.[0].id')
 echo "nmos-facility: registry holds sender $SENDER ($(q senders | jq -r '.[0].transport'))"
 echo "nmos-facility: registry holds receiver $RECEIVER ($(q receivers | jq -c '.[0].caps'))"
-SDP=$(in_ns "$REG" curl -sf "$MANIFEST")
+SDP=$(in_ns "$REG" "${CURL[@]}" "$MANIFEST")
 echo "nmos-facility: sender's SDP from $MANIFEST:"
 echo "$SDP" | sed 's/^/    /'
 
@@ -122,7 +131,7 @@ BODY=$(jq -n --arg s "$SENDER" --arg sdp "$SDP" '{sender_id: $s,
   master_enable: true, activation: {mode: "activate_immediate"},
   transport_file: {data: $sdp, type: "application/sdp"}}')
 echo "nmos-facility: PATCH $NODE_B/x-nmos/connection/v1.1/single/receivers/$RECEIVER/staged"
-in_ns "$REG" curl -sf -X PATCH -H 'Content-Type: application/json' -d "$BODY" \
+in_ns "$REG" "${CURL[@]}" -X PATCH -H 'Content-Type: application/json' -d "$BODY" \
   "$NODE_B/x-nmos/connection/v1.1/single/receivers/$RECEIVER/staged" |
   jq -c '{activation, transport_params}'
 subscribed () { test "$(q receivers | jq -r '.[0].subscription.sender_id')" = "$SENDER"; }

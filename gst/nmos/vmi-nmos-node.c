@@ -750,8 +750,12 @@ static gpointer
 reg_thread_func (gpointer data)
 {
   VmiNmosNode *node = data;
+  /* No proxy: a registry sits on the facility's own network, where an
+   * http_proxy meant for the outside world would misroute registration
+   * (and GIO's libproxy module throws C++ exceptions that the sanitizer
+   * builds cannot take). */
   SoupSession *session = soup_session_new_with_options ("timeout",
-      HTTP_TIMEOUT_S, "idle-timeout", 30, NULL);
+      HTTP_TIMEOUT_S, "idle-timeout", 30, "proxy-resolver", NULL, NULL);
   guint n_reg = g_strv_length (node->registries);
   guint idx = 0;
   gint64 next_heartbeat = 0;
