@@ -680,7 +680,12 @@ register_pending (VmiNmosNode * node, SoupSession * session,
       "/resource", base);
   gboolean ok = TRUE;
 
-  while (node->dirty && ok && !node->stopping) {
+  /* Deletes go first: an element that restarts (a bin taking it down to
+   * READY and up again) queues the DELETE of ids that its new handle
+   * registers again, and a DELETE sent after that POST would remove the
+   * new registration for good. */
+  while (node->dirty && ok && !node->stopping
+      && g_queue_is_empty (&node->deletes)) {
     GPtrArray *owners = g_ptr_array_new ();
     GPtrArray *todo;
     guint i;
@@ -703,7 +708,7 @@ register_pending (VmiNmosNode * node, SoupSession * session,
       g_free (body);
       /* the handle may have gone while the lock was dropped: its resources
        * went to the delete queue, and @todo is stale */
-      if (node->dirty) {
+      if (node->dirty || !g_queue_is_empty (&node->deletes)) {
         node->dirty = TRUE;
         break;
       }
