@@ -17,8 +17,8 @@
 #include <string.h>
 #include "vmi-anc.h"
 
-#define N_FORMATS_MAX 32
-static guint8 *rasters[N_FORMATS_MAX];
+/* one raster per format of the table, however many it holds */
+static guint8 **rasters;
 static VmiAncAudioRx *rx;
 
 static void
@@ -54,8 +54,10 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   fmt = st2022_format_get (idx);
   data++;
   size--;
-  if (rx == NULL)
+  if (rx == NULL) {
     rx = vmi_anc_audio_rx_new ();
+    rasters = g_new0 (guint8 *, st2022_format_count ());
+  }
   if (rasters[idx] == NULL)
     rasters[idx] = g_malloc0 (fmt->frame_bytes);
 
