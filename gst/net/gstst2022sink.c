@@ -91,6 +91,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
 #define DEFAULT_PROP_UNDERRUN GST_ST2022_UNDERRUN_REPEAT
 #define DEFAULT_PROP_TX_CPU -1
 #define DEFAULT_PROP_ZEROCOPY FALSE
+#define DEFAULT_PROP_PSF FALSE
 /* GstBaseSink's processing-deadline, our default (see init) */
 #define DEFAULT_PROCESSING_DEADLINE (60 * GST_MSECOND)
 
@@ -116,6 +117,7 @@ enum
   PROP_UNDERRUN,
   PROP_TX_CPU,
   PROP_ZEROCOPY,
+  PROP_PSF,
   PROP_STATS,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
@@ -156,6 +158,7 @@ struct _GstSt2022Sink
   gboolean zerocopy;
   guint zc_checks;              /* frames since start, for the copy check */
   gboolean zc_warned;
+  gboolean psf;
   GstSt2022SdpSettings sdp;
   GstSt2022LegsSettings legs_settings;
   GstSt2022Clock timing;
@@ -468,6 +471,25 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
+   * GstSt2022Sink:psf:
+   *
+   * Send progressive pictures as segmented frames (PsF, HBRMT FRAME 0x22 or
+   * 0x24) where the format table has a PsF raster of their size and rate:
+   * `interlace-mode=progressive` caps, and `interleaved` caps without
+   * `field-order` (what st2022src gives for PsF), at 1080 and 2048×1080,
+   * 23.98 to 30 frames a second. Caps with a `field-order` stay interlaced
+   * (1080i), and rates without PsF (720p, 1080p50 and up) stay
+   * progressive. With psf=false an interleaved 1080 picture at 25, 29.97
+   * or 30 goes out as 1080i, and PsF only where no interlaced raster has
+   * the picture's size and rate (1080 at 23.98/24, 2048×1080).
+   */
+  g_object_class_install_property (gobject_class, PROP_PSF,
+      g_param_spec_boolean ("psf", "Segmented frames",
+          "Send progressive pictures (and interleaved ones without "
+          "field-order) as PsF where the rate has a PsF raster",
+          DEFAULT_PROP_PSF, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
    * GstSt2022Sink:stats:
    *
    * Counters (`st2022-stats` structure): packets, bytes, frames, and
@@ -567,6 +589,7 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->underrun = DEFAULT_PROP_UNDERRUN;
   self->tx_cpu = DEFAULT_PROP_TX_CPU;
   self->zerocopy = DEFAULT_PROP_ZEROCOPY;
+  self->psf = DEFAULT_PROP_PSF;
 
   /* sync stays TRUE: it selects clock-driven pacing (see render) */
   gst_base_sink_set_sync (GST_BASE_SINK (self), TRUE);
@@ -667,6 +690,9 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
     case PROP_ZEROCOPY:
       self->zerocopy = g_value_get_boolean (value);
       break;
+    case PROP_PSF:
+      self->psf = g_value_get_boolean (value);
+      break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
               prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
@@ -747,6 +773,9 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ZEROCOPY:
       g_value_set_boolean (value, self->zerocopy);
+      break;
+    case PROP_PSF:
+      g_value_set_boolean (value, self->psf);
       break;
     case PROP_STATS:{
       GstStructure *st;
@@ -1125,6 +1154,13 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
           GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST :
           GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST))
     goto unsupported;
+  /* the caps of 1080PsF25/29.97/30 are those of 1080p or of 1080i without
+   * a field order: only the user knows which the picture is */
+  if (self->psf && (GST_VIDEO_INFO_INTERLACE_MODE (&info) ==
+          GST_VIDEO_INTERLACE_MODE_PROGRESSIVE ||
+          GST_VIDEO_INFO_FIELD_ORDER (&info) ==
+          GST_VIDEO_FIELD_ORDER_UNKNOWN) && st2022_format_psf_of (fmt))
+    fmt = st2022_format_psf_of (fmt);
 
   GST_DEBUG_OBJECT (self, "sending %" GST_PTR_FORMAT " as %s", caps,
       fmt->name);

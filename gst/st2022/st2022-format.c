@@ -184,6 +184,24 @@ st2022_format_from_video (guint width, guint height, gboolean interlaced,
 }
 
 const St2022Format *
+st2022_format_psf_of (const St2022Format * fmt)
+{
+  guint i;
+
+  if (fmt == NULL || fmt->sd)
+    return NULL;
+  if (fmt->psf)
+    return fmt;
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const St2022Format *f = &formats[i];
+    if (f->psf && f->width == fmt->width && f->height == fmt->height
+        && f->frate_code == fmt->frate_code)
+      return f;
+  }
+  return NULL;
+}
+
+const St2022Format *
 st2022_format_from_name (const char *name)
 {
   guint i;

@@ -193,6 +193,10 @@ const St2022Format *st2022_format_from_codes (guint8 frame, guint8 frate,
  * 30) the interlaced one is returned. */
 const St2022Format *st2022_format_from_video (guint width, guint height,
     gboolean interlaced, gint fps_n, gint fps_d);
+/* The segmented-frame (PsF) format of @fmt's picture size and rate:
+ * 1080i50 or 1080p25 → 1080PsF25, 2048p24 → 2048PsF24; @fmt itself if
+ * it is PsF; %NULL where the rate has none (720p, 1080p50, SD). */
+const St2022Format *st2022_format_psf_of (const St2022Format * fmt);
 /* "1080i59.94" → format (case-insensitive); %NULL if unknown */
 const St2022Format *st2022_format_from_name (const char *name);
 

@@ -40,9 +40,13 @@ const RefFormat ref_720p2997 = { "720p29.97", 1280, 720, FALSE, 30000, 1001,
 
 /* SMPTE 274 segmented frames: the interlaced system's raster (F=1 from
  * line 564, segments on 21-560 and 584-1123), 2750 samples at 24/23.98,
- * 2200 at 30/29.97 */
+ * 2640 at 25, 2200 at 30/29.97 */
 const RefFormat ref_1080psf2398 = { "1080PsF23.98", 1920, 1080, TRUE,
   24000, 1001, 1125, 2750, 21, 560, 584, 1123, 564, 0x22, 0x1B, 3, TRUE
+};
+
+const RefFormat ref_1080psf25 = { "1080PsF25", 1920, 1080, TRUE,
+  25, 1, 1125, 2640, 21, 560, 584, 1123, 564, 0x22, 0x18, 2, TRUE
 };
 
 const RefFormat ref_1080psf2997 = { "1080PsF29.97", 1920, 1080, TRUE,

@@ -42,6 +42,7 @@ extern const RefFormat ref_720p50;
 extern const RefFormat ref_720p25;
 extern const RefFormat ref_720p2997;
 extern const RefFormat ref_1080psf2398;
+extern const RefFormat ref_1080psf25;
 extern const RefFormat ref_1080psf2997;
 extern const RefFormat ref_2048p24;
 extern const RefFormat ref_2048p4795;

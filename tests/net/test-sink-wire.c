@@ -32,16 +32,17 @@ be32 (const guint8 * p)
 
 /* @props: extra st2022sink properties; @pt, @want_ssrc: the payload type
  * and SSRC they ask for (@want_ssrc -1: random, anything goes); the sink's
- * stats at EOS go to @stats_out when it is not NULL */
+ * stats at EOS go to @stats_out when it is not NULL; @in_caps (taken):
+ * what appsrc offers, when not the caps of @f */
 static void
 check_sink_wire_full (const RefFormat * f, const gchar * format,
     gboolean bare, const gchar * props, guint pt, gint64 want_ssrc,
-    GstStructure ** stats_out)
+    GstStructure ** stats_out, GstCaps * in_caps)
 {
   guint16 port = net_test_port ();
   int fd = ref_udp_bind ("127.0.0.1", port);
   GstElement *pipeline, *src;
-  GstCaps *caps = net_format_caps (f, format, bare);
+  GstCaps *caps = in_caps ? in_caps : net_format_caps (f, format, bare);
   GstVideoInfo info;
   GRand *rand = g_rand_new_with_seed (port);
   gsize ustride = f->width * 5 / 2, fb = ref_frame_bytes (f);
@@ -175,7 +176,7 @@ static void
 check_sink_wire_props (const RefFormat * f, const gchar * format,
     gboolean bare, const gchar * props, guint pt, gint64 want_ssrc)
 {
-  check_sink_wire_full (f, format, bare, props, pt, want_ssrc, NULL);
+  check_sink_wire_full (f, format, bare, props, pt, want_ssrc, NULL, NULL);
 }
 
 static void
@@ -241,6 +242,39 @@ GST_START_TEST (test_wire_1080psf2398_uyvp)
 {
   /* interleaved without field-order at a rate 1080i does not have */
   check_sink_wire (&ref_1080psf2398, "UYVP", TRUE);
+}
+
+GST_END_TEST;
+
+/* 1080PsF25/29.97/30 have the caps of 1080i without field-order or of
+ * 1080p: psf=true sends them, decoded by the reference as PsF rasters */
+GST_START_TEST (test_wire_1080psf25_psf_property)
+{
+  check_sink_wire_props (&ref_1080psf25, "UYVP", TRUE, "psf=true", 98, -1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_1080psf2997_from_progressive_v210)
+{
+  GstCaps *caps = net_format_caps (&ref_1080psf2997, "v210", FALSE);
+
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  check_sink_wire_full (&ref_1080psf2997, "v210", FALSE, "psf=true", 98, -1,
+      NULL, caps);
+}
+
+GST_END_TEST;
+
+/* psf=true leaves alone what is not PsF: a field order says interlaced,
+ * and 720p and 1080p50 have no segmented raster */
+GST_START_TEST (test_wire_psf_property_keeps_others)
+{
+  check_sink_wire_props (&ref_1080i50, "UYVP", FALSE, "psf=true", 98, -1);
+  check_sink_wire_props (&ref_720p50, "UYVP", FALSE, "psf=true", 98, -1);
+  /* and without it, interleaved 1080 at 25 without field-order is 1080i */
+  check_sink_wire (&ref_1080i50, "UYVP", TRUE);
 }
 
 GST_END_TEST;
@@ -388,7 +422,8 @@ GST_START_TEST (test_wire_1080i5994_zerocopy)
   guint64 packets = (guint64) N_FRAMES * ref_datagrams (f), done, copied;
   GstStructure *st = NULL;
 
-  check_sink_wire_full (f, "UYVP", FALSE, "zerocopy=true", 98, -1, &st);
+  check_sink_wire_full (f, "UYVP", FALSE, "zerocopy=true", 98, -1, &st,
+      NULL);
   done = net_stat (st, "zerocopy-done");
   copied = net_stat (st, "zerocopy-copied");
   GST_INFO ("zerocopy: %" G_GUINT64_FORMAT " sends done, %" G_GUINT64_FORMAT
@@ -418,6 +453,9 @@ sink_wire_suite (void)
   tcase_add_test (tc, test_wire_720p2997_uyvp);
   tcase_add_test (tc, test_wire_720p25_v210);
   tcase_add_test (tc, test_wire_1080psf2398_uyvp);
+  tcase_add_test (tc, test_wire_1080psf25_psf_property);
+  tcase_add_test (tc, test_wire_1080psf2997_from_progressive_v210);
+  tcase_add_test (tc, test_wire_psf_property_keeps_others);
   tcase_add_test (tc, test_wire_2048p24_v210);
   tcase_add_test (tc, test_wire_2048p48_uyvp);
   tcase_add_test (tc, test_wire_2048psf2997_v210);

@@ -253,6 +253,13 @@ GST_START_TEST (test_src_720p2997_v210)
 
 GST_END_TEST;
 
+GST_START_TEST (test_src_1080psf25_uyvp)
+{
+  check_src_exact (&ref_1080psf25, "UYVP", 310, 2);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_src_1080psf2997_v210)
 {
   check_src_exact (&ref_1080psf2997, "v210", 300, 2);
@@ -659,6 +666,7 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_720p5994_v210);
   tcase_add_test (tc, test_src_720p25_uyvp);
   tcase_add_test (tc, test_src_720p2997_v210);
+  tcase_add_test (tc, test_src_1080psf25_uyvp);
   tcase_add_test (tc, test_src_1080psf2997_v210);
   tcase_add_test (tc, test_src_2048p4795_uyvp);
   tcase_add_test (tc, test_src_2048psf24_v210);

@@ -119,6 +119,29 @@ GST_START_TEST (test_format_table)
   fail_unless_equals_int (f->frame_code, 0x24);
   fail_unless_equals_int (f->samples_per_line, 2200);
   fail_unless_equals_int (f->datagrams_per_frame, 4497);
+  /* the segmented twin st2022sink's psf=true sends */
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("1080i50")) ==
+      st2022_format_from_name ("1080PsF25"));
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("1080p25")) ==
+      st2022_format_from_name ("1080PsF25"));
+  fail_unless (st2022_format_psf_of (st2022_format_from_name
+          ("1080i59.94")) == st2022_format_from_name ("1080PsF29.97"));
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("1080p30")) ==
+      st2022_format_from_name ("1080PsF30"));
+  fail_unless (st2022_format_psf_of (st2022_format_from_name
+          ("1080p23.98")) == st2022_format_from_name ("1080PsF23.98"));
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("2048p24")) ==
+      st2022_format_from_name ("2048PsF24"));
+  fail_unless (st2022_format_psf_of (f) == f);
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("1080p50")) ==
+      NULL);
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("720p25")) ==
+      NULL);
+  fail_unless (st2022_format_psf_of (st2022_format_from_name
+          ("2048p47.95")) == NULL);
+  fail_unless (st2022_format_psf_of (st2022_format_from_name ("525i59.94"))
+      == NULL);
+  fail_unless (st2022_format_psf_of (NULL) == NULL);
   /* 4125 samples per line are not whole bytes (10312.5): not carried */
   fail_unless (st2022_format_from_name ("720p24") == NULL);
 
