@@ -293,6 +293,17 @@ vmi_anc_atc_line (const St2022Format * fmt, guint8 dbb1)
 /* ST 334 CDP                                                       */
 /* ---------------------------------------------------------------- */
 
+guint
+vmi_anc_caption_line (const St2022Format * fmt)
+{
+  /* ST 334-1 leaves the line to the facility (any VANC line but the
+   * switching line and the one after it); on SD the first free one after
+   * ATC's, clear of the ST 352 lines' HANC use too */
+  if (fmt->sd)
+    return fmt->total_lines == 525 ? 13 : 9;
+  return 11;
+}
+
 int
 vmi_anc_cdp_build (const guint8 * cdp, guint len, VmiAncPacket * p)
 {

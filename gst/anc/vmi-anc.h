@@ -157,8 +157,9 @@ int vmi_anc_cdp_build (const guint8 * cdp, guint len, VmiAncPacket * p);
  * length, or a negative result (too many triplets, unknown rate) */
 int vmi_anc_cdp_from_cc_data (const guint8 * cc_data, guint len, gint fps_n,
     gint fps_d, guint16 seq, guint8 * out, guint max);
-/* VANC line of the CDP (11) */
-#define VMI_ANC_CDP_LINE 11
+/* VANC line of the caption packets (CDP, CEA-608): 11 on HD; SD the line
+ * after ATC_VITC1's, 13 on 525 and 9 on 625 (field 1 only, as on HD) */
+guint vmi_anc_caption_line (const St2022Format * fmt);
 
 /* ---------------------------------------------------------------- */
 /* ST 299-1 HD embedded audio                                       */

@@ -403,7 +403,8 @@ tx_captions (GstSt2022AncTx * tx, GstBuffer * video, guint * n)
       default:
         continue;
     }
-    tx_add (tx, VMI_ANC_CDP_LINE, VMI_ANC_VANC, VMI_ANC_CHANNEL_Y, &p, n);
+    tx_add (tx, vmi_anc_caption_line (tx->fmt), VMI_ANC_VANC,
+        VMI_ANC_CHANNEL_Y, &p, n);
     g_mutex_lock (&tx->lock);
     tx->captions++;
     g_mutex_unlock (&tx->lock);
@@ -502,9 +503,7 @@ gst_st2022_anc_tx_frame (GstSt2022AncTx * tx, GstBuffer * video,
     tx_add (tx, lines[i], VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p, &n);
 
   tx_timecode (tx, video, &n);
-  /* SD carries payload ID, time code and audio only so far */
-  if (!fmt->sd)
-    tx_captions (tx, video, &n);
+  tx_captions (tx, video, &n);
 
   g_mutex_lock (&tx->lock);
   audio = tx->audio_pad != NULL && tx->have_caps;

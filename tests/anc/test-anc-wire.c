@@ -6,7 +6,8 @@
  * What st2022sink sends is decoded by the independent reference of
  * tests/net/st2022-ref.c (no gst/anc code): the ST 352 payload ID in the
  * luma HANC of line 10 (and 572), the ST 12-2 ATC in the luma VANC of line
- * 9 (and 571) of every frame that has a GstVideoTimeCodeMeta.  Then real
+ * 9 (and 571) of every frame that has a GstVideoTimeCodeMeta, its ST 334-1
+ * CEA-608 packet in the VANC of line 11 (SD: 13 on 525, 9 on 625).  Then real
  * pipelines sink -> src: timecodes come back frame for frame, audio from
  * audiotestsrc comes back sample-exact.
  */
@@ -52,11 +53,16 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
 
     GST_BUFFER_PTS (b) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
         f->fps_n);
-    /* 10:59:59:(frames k + 7) */
-    if (k < WIRE_FRAMES - 1)
+    /* 10:59:59:(frames k + 7), and a CEA-608 pair of its own */
+    if (k < WIRE_FRAMES - 1) {
+      const guint8 cc[3] = { 0x80, 0x94, (guint8) (0x20 + k) };
+
       gst_buffer_add_video_time_code_meta_full (b, f->fps_n, f->fps_d, NULL,
           f->interlaced ? GST_VIDEO_TIME_CODE_FLAGS_INTERLACED : 0, 10, 59,
           59, k + 7, 0);
+      gst_buffer_add_video_caption_meta (b,
+          GST_VIDEO_CAPTION_TYPE_CEA608_S334_1A, cc, sizeof (cc));
+    }
     fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), b),
         GST_FLOW_OK);
   }
@@ -65,12 +71,13 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
   gst_element_set_state (pipeline, GST_STATE_NULL);
   fail_unless_equals_uint64 (net_stat (stats, "frames"), WIRE_FRAMES);
   fail_unless_equals_uint64 (net_stat (stats, "timecodes"), WIRE_FRAMES - 1);
+  fail_unless_equals_uint64 (net_stat (stats, "captions"), WIRE_FRAMES - 1);
   gst_structure_free (stats);
 
   for (k = 0; k < WIRE_FRAMES; k++) {
     gchar *err = NULL;
     guint lines[2] = { 10, 572 }, atc_lines[2] = { 9, 571 };
-    guint nl = f->interlaced ? 2 : 1, l;
+    guint nl = f->interlaced ? 2 : 1, l, cc_line = 11;
 
     /* ST 352's SD lines: 13 and 276 (525), 9 and 322 (625); ATC: the
      * second line after the switching point, 12 and 275 (525), 8 and 321
@@ -80,6 +87,7 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
       lines[1] = f->lines == 525 ? 276 : 322;
       atc_lines[0] = f->lines == 525 ? 12 : 8;
       atc_lines[1] = f->lines == 525 ? 275 : 321;
+      cc_line = f->lines == 525 ? 13 : 9;
     }
 
     for (i = 0; i < n; i++) {
@@ -93,6 +101,19 @@ check_wire (const RefFormat * f, guint8 id1, guint8 id2)
     fail_unless_equals_int (ref_check_raster (f, raster, k ? prev : NULL,
             NULL, &err), 0);
     g_free (err);
+
+    /* ST 334-1 CEA-608 (DID 61 SDID 02): the meta's bytes as they are, in
+     * the luma VANC (SD: the one stream) */
+    if (k == WIRE_FRAMES - 1) {
+      fail_unless_equals_int (ref_find_anc (f, raster, cc_line, FALSE, 1,
+              0x61, 0x02, udw), -1);
+    } else {
+      fail_unless_equals_int (ref_find_anc (f, raster, cc_line, FALSE, 1,
+              0x61, 0x02, udw), 3);
+      fail_unless_equals_int (udw[0], 0x80);
+      fail_unless_equals_int (udw[1], 0x94);
+      fail_unless_equals_int (udw[2], 0x20 + k);
+    }
 
     for (l = 0; l < nl; l++) {
       /* ST 352: luma HANC (SD: the one stream right after EAV), valid
@@ -211,6 +232,9 @@ typedef struct
   guint64 gap_flagged;          /* samples in buffers flagged GAP */
   guint discont;                /* audio buffers flagged DISCONT */
   GArray *chunks;               /* AudioChunk: every audio buffer out */
+  /* the sender's frames get a CEA-608 caption meta each; what came back */
+  gboolean captions;
+  GPtrArray *sent_cc, *got_cc;  /* gchar *: the bytes in hex, or "none" */
 } Trip;
 
 typedef struct
@@ -235,13 +259,39 @@ rx_bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
   return GST_BUS_PASS;
 }
 
+/* The caption meta's bytes in hex, "none" without one */
+static gchar *
+caption_string (GstBuffer * b)
+{
+  GstVideoCaptionMeta *cm = gst_buffer_get_video_caption_meta (b);
+  GString *str;
+  gsize i;
+
+  if (cm == NULL)
+    return g_strdup ("none");
+  str = g_string_new (cm->caption_type ==
+      GST_VIDEO_CAPTION_TYPE_CEA608_S334_1A ? "608:" : "?:");
+  for (i = 0; i < cm->size; i++)
+    g_string_append_printf (str, "%02x", cm->data[i]);
+  return g_string_free (str, FALSE);
+}
+
 static GstPadProbeReturn
 sent_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Trip *t = user_data;
-  GstVideoTimeCodeMeta *m =
-      gst_buffer_get_video_time_code_meta (GST_PAD_PROBE_INFO_BUFFER (info));
+  GstVideoTimeCodeMeta *m;
 
+  if (t->captions) {
+    GstBuffer *b = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+    const guint8 cc[3] = { 0x80, 0x94, (guint8) (0x20 + t->sent_cc->len) };
+
+    gst_buffer_add_video_caption_meta (b,
+        GST_VIDEO_CAPTION_TYPE_CEA608_S334_1A, cc, sizeof (cc));
+    GST_PAD_PROBE_INFO_DATA (info) = b;
+    g_ptr_array_add (t->sent_cc, caption_string (b));
+  }
+  m = gst_buffer_get_video_time_code_meta (GST_PAD_PROBE_INFO_BUFFER (info));
   g_mutex_lock (&t->lock);
   g_ptr_array_add (t->sent_tc, m ? gst_video_time_code_to_string (&m->tc) :
       g_strdup ("none"));
@@ -260,6 +310,7 @@ on_video (GstAppSink * sink, gpointer user_data)
   g_mutex_lock (&t->lock);
   g_ptr_array_add (t->got_tc, m ? gst_video_time_code_to_string (&m->tc) :
       g_strdup ("none"));
+  g_ptr_array_add (t->got_cc, caption_string (b));
   t->video_frames++;
   g_cond_broadcast (&t->cond);
   if (t->video_frames == t->stall_at[0] || t->video_frames == t->stall_at[1]) {
@@ -334,6 +385,8 @@ trip_init (Trip * t)
   g_cond_init (&t->cond);
   t->sent_tc = g_ptr_array_new_with_free_func (g_free);
   t->got_tc = g_ptr_array_new_with_free_func (g_free);
+  t->sent_cc = g_ptr_array_new_with_free_func (g_free);
+  t->got_cc = g_ptr_array_new_with_free_func (g_free);
   t->audio_in = g_byte_array_new ();
   t->audio_out = g_byte_array_new ();
   t->chunks = g_array_new (FALSE, FALSE, sizeof (AudioChunk));
@@ -344,6 +397,8 @@ trip_clear (Trip * t)
 {
   g_ptr_array_unref (t->sent_tc);
   g_ptr_array_unref (t->got_tc);
+  g_ptr_array_unref (t->sent_cc);
+  g_ptr_array_unref (t->got_cc);
   g_byte_array_unref (t->audio_in);
   g_byte_array_unref (t->audio_out);
   g_array_unref (t->chunks);
@@ -470,13 +525,14 @@ round_trip (Trip * t, const gchar * fmt_caps, guint frames, guint channels,
  * the frames carry */
 static void
 round_trip_whole (Trip * t, const gchar * fmt_caps, guint frames,
-    guint channels, guint64 audio_samples, GstStructure ** sink_stats,
-    GstStructure ** src_stats)
+    guint channels, guint64 audio_samples, gboolean captions,
+    GstStructure ** sink_stats, GstStructure ** src_stats)
 {
   guint attempt;
 
   for (attempt = 1;; attempt++) {
     trip_init (t);
+    t->captions = captions;
     round_trip (t, fmt_caps, frames, channels, audio_samples, sink_stats,
         src_stats);
     if (t->dropped == 0 || attempt == 3)
@@ -490,8 +546,27 @@ round_trip_whole (Trip * t, const gchar * fmt_caps, guint frames,
   }
 }
 
+/* Every frame's caption meta came back as it was sent */
+static void
+check_captions (Trip * t, guint n, GstStructure * ss, GstStructure * rs)
+{
+  guint i;
+
+  fail_unless_equals_int (t->sent_cc->len, n);
+  fail_unless_equals_int (t->got_cc->len, n);
+  for (i = 0; i < n; i++)
+    fail_unless (g_str_equal (t->sent_cc->pdata[i], t->got_cc->pdata[i]),
+        "frame %u: sent caption %s, got %s", i,
+        (gchar *) t->sent_cc->pdata[i], (gchar *) t->got_cc->pdata[i]);
+  fail_unless_equals_string (t->got_cc->pdata[n - 1], n == 10 ? "608:809429"
+      : "608:80943d");
+  fail_unless_equals_uint64 (net_stat (ss, "captions"), n);
+  fail_unless_equals_uint64 (net_stat (rs, "captions"), n);
+}
+
 /* SD through st2022sink and st2022src: the payload ID read and checked
- * against the HBRMT header's format on every frame */
+ * against the HBRMT header's format on every frame, time codes and CEA-608
+ * captions back frame for frame */
 static void
 sd_payload_id_round_trip (const RefFormat * f, const gchar * want)
 {
@@ -502,13 +577,13 @@ sd_payload_id_round_trip (const RefFormat * f, const gchar * want)
   const guint N = 10;
   guint i;
 
-  round_trip_whole (&t, cs, N, 0, 0, &ss, &rs);
+  round_trip_whole (&t, cs, N, 0, 0, TRUE, &ss, &rs);
   fail_unless_equals_int (t.dropped, 0);
   fail_unless_equals_int (t.got_tc->len, N);
   fail_unless_equals_uint64 (net_stat (rs, "packets-lost"), 0);
-  /* a payload ID and an ATC packet per field */
-  fail_unless_equals_uint64 (net_stat (ss, "anc-packets"), 4 * N);
-  fail_unless_equals_uint64 (net_stat (rs, "anc-packets"), 4 * N);
+  /* a payload ID and an ATC packet per field, a caption packet */
+  fail_unless_equals_uint64 (net_stat (ss, "anc-packets"), 5 * N);
+  fail_unless_equals_uint64 (net_stat (rs, "anc-packets"), 5 * N);
   fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
   fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
   fail_unless_equals_string (gst_structure_get_string (rs, "payload-id"),
@@ -524,6 +599,7 @@ sd_payload_id_round_trip (const RefFormat * f, const gchar * want)
   fail_unless (g_str_equal (t.got_tc->pdata[N - 1], "00:00:00:09"));
   fail_unless_equals_uint64 (net_stat (ss, "timecodes"), N);
   fail_unless_equals_uint64 (net_stat (rs, "timecodes"), N);
+  check_captions (&t, N, ss, rs);
   gst_structure_free (ss);
   gst_structure_free (rs);
   trip_clear (&t);
@@ -553,7 +629,7 @@ GST_START_TEST (test_timecode_round_trip)
   const guint N = 30;
 
   round_trip_whole (&t, "video/x-raw,format=UYVP,width=1280,height=720,"
-      "framerate=50/1", N, 0, 0, &ss, &rs);
+      "framerate=50/1", N, 0, 0, TRUE, &ss, &rs);
   fail_unless_equals_int (t.dropped, 0);
   fail_unless_equals_int (t.sent_tc->len, N);
   fail_unless_equals_int (t.got_tc->len, N);
@@ -567,6 +643,7 @@ GST_START_TEST (test_timecode_round_trip)
   fail_unless (g_str_equal (t.got_tc->pdata[N - 1], "00:00:00:29"));
   fail_unless_equals_uint64 (net_stat (ss, "timecodes"), N);
   fail_unless_equals_uint64 (net_stat (rs, "timecodes"), N);
+  check_captions (&t, N, ss, rs);
   fail_unless_equals_uint64 (net_stat (rs, "anc-checksum-errors"), 0);
   fail_unless_equals_uint64 (net_stat (rs, "payload-id-mismatches"), 0);
   fail_unless_equals_string (gst_structure_get_string (rs, "payload-id"),
@@ -607,7 +684,7 @@ audio_round_trip_caps (const gchar * vcaps, gint fps_n, gint fps_d,
   gchar *caps = g_strdup (vcaps);
   const guint32 *in, *out;
 
-  round_trip_whole (&t, caps, N, channels, total, &ss, &rs);
+  round_trip_whole (&t, caps, N, channels, total, FALSE, &ss, &rs);
   g_free (caps);
   {
     gchar *rstr = gst_structure_to_string (rs);
