@@ -86,8 +86,12 @@ gst_st2022_nmos_install_properties (GObjectClass * klass, guint first_id)
    *
    * IS-04 Registration API base URL(s), e.g. `http://192.0.2.1:8235`;
    * several, comma-separated, are tried in that order (fail-over). Empty:
-   * no registry (the node serves its Node API only). The node's first
-   * element sets it for the process.
+   * DNS-SD discovery (multicast DNS, `_nmos-register._tcp`, IS-04's
+   * priorities). `none`: no registration (the node serves its Node API
+   * only, peer-to-peer). The node's first element sets it for the process.
+   * The element message `nmos-registration` (`state` registered,
+   * searching or unreachable, `registry`, `detail`) tells where it
+   * registers; a warning while no registry takes it.
    */
   /**
    * GstSt2022Src:nmos-registry:
@@ -98,7 +102,8 @@ gst_st2022_nmos_install_properties (GObjectClass * klass, guint first_id)
       first_id + GST_ST2022_NMOS_PROP_REGISTRY,
       g_param_spec_string ("nmos-registry", "NMOS registry",
           "IS-04 Registration API URL(s), comma-separated in priority "
-          "order (empty = none)", DEFAULT_PROP_NMOS_REGISTRY,
+          "order (empty = DNS-SD discovery, none = no registration)",
+          DEFAULT_PROP_NMOS_REGISTRY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -450,6 +455,28 @@ src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
   g_free (source2);
 }
 
+/* Registration thread (node lock held): says on the bus where the node
+ * registers, and warns while no registry takes it */
+static void
+reg_status (gpointer user_data, VmiNmosRegState state, const gchar * registry,
+    const gchar * detail)
+{
+  GstSt2022Nmos *n = user_data;
+  static const gchar *names[] = { "unknown", "registered", "searching",
+    "unreachable"
+  };
+  GstStructure *s = gst_structure_new ("nmos-registration",
+      "state", G_TYPE_STRING, names[state],
+      "registry", G_TYPE_STRING, registry,
+      "detail", G_TYPE_STRING, detail, NULL);
+
+  if (state == VMI_NMOS_REG_SEARCHING || state == VMI_NMOS_REG_UNREACHABLE)
+    GST_ELEMENT_WARNING (n->element, RESOURCE, NOT_FOUND, ("%s", detail),
+        ("the element runs, unregistered, until a registry takes it"));
+  gst_element_post_message (n->element,
+      gst_message_new_element (GST_OBJECT (n->element), s));
+}
+
 gboolean
 gst_st2022_nmos_start (GstSt2022Nmos * n)
 {
@@ -507,6 +534,7 @@ gst_st2022_nmos_start (GstSt2022Nmos * n)
   info.interface = iface;
   info.endpoint = &ep;
   info.activate = n->is_sink ? sink_activate : src_activate;
+  info.status = reg_status;
   info.user_data = n;
   n->handle = vmi_nmos_node_add (n->node, &info);
   GST_INFO_OBJECT (n->element, "NMOS %s %s on node %s (port %u)",

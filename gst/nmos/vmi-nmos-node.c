@@ -28,6 +28,7 @@
 #include <libsoup/soup.h>
 
 #include "st2022-sdp.h"
+#include "vmi-nmos-discovery.h"
 
 #define IS04_VERSION "v1.3"
 #define IS05_VERSION "v1.1"
@@ -41,6 +42,15 @@
 /* each registration request; the last deregistration waits at most this
  * long per request */
 #define HTTP_TIMEOUT_S 2
+/* DNS-SD: a registry that failed goes to the back of what the next browse
+ * finds for this long (IS-04: clients MAY mark failed advertisements
+ * invalid for a while); browsing again after nothing usable was found
+ * waits 1 s, doubling up to this */
+#define FAILED_HOLD_US (30 * G_USEC_PER_SEC)
+#define BROWSE_BACKOFF_MAX_S 30
+/* set to 1: registries advertised with pri 100 and above (IS-04 reserves
+ * them for development) are used too */
+#define ENV_DNSSD_DEVELOPMENT "VMI_NMOS_DNSSD_DEVELOPMENT"
 
 typedef enum
 {
@@ -81,6 +91,7 @@ struct _VmiNmosHandle
   Resource receiver;            /* receiver */
   VmiNmosEndpoint ep;
   VmiNmosActivateFunc activate;
+  VmiNmosStatusFunc status;
   gpointer user_data;
   GSource *timer;               /* a scheduled activation */
 };
@@ -115,7 +126,10 @@ struct _VmiNmosNode
   SoupServer *server;
   GThread *http_thread;
   GThread *reg_thread;
-  gchar **registries;
+  gchar **registries;           /* configured; empty: DNS-SD or none */
+  gboolean discover;
+  VmiNmosRegState reg_state;
+  gchar *reg_url, *reg_detail;
 };
 
 static GMutex nodes_lock;
@@ -751,6 +765,58 @@ delete_resource (SoupSession * session, const gchar * base,
   g_free (url);
 }
 
+/* Tells every handle where registration stands, when that changes */
+static void
+set_status (VmiNmosNode * node, VmiNmosRegState state, const gchar * url,
+    const gchar * detail)
+{
+  guint i;
+
+  if (node->reg_state == state && g_strcmp0 (node->reg_url, url) == 0)
+    return;
+  node->reg_state = state;
+  g_free (node->reg_url);
+  node->reg_url = g_strdup (url);
+  g_free (node->reg_detail);
+  node->reg_detail = g_strdup (detail);
+  if (state == VMI_NMOS_REG_REGISTERED)
+    g_info ("nmos: registered with %s", url);
+  else
+    g_message ("nmos: %s", detail);
+  for (i = 0; i < node->handles->len; i++) {
+    VmiNmosHandle *h = g_ptr_array_index (node->handles, i);
+    if (h->status)
+      h->status (h->user_data, state, url, detail);
+  }
+}
+
+/* A DNS-SD browse (the lock dropped): @list gets what it found, those that
+ * failed in the last FAILED_HOLD_US last. */
+static guint
+browse_registries (VmiNmosNode * node, GPtrArray * list, GHashTable * failed)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  gboolean dev = g_strcmp0 (g_getenv (ENV_DNSSD_DEVELOPMENT), "1") == 0;
+  gint64 now;
+  guint seen, i, pass;
+
+  g_mutex_unlock (&node->lock);
+  seen = vmi_nmos_discover_registries (found, dev, &node->stopping);
+  g_mutex_lock (&node->lock);
+  now = g_get_monotonic_time ();
+  for (pass = 0; pass < 2; pass++) {
+    for (i = 0; i < found->len; i++) {
+      const gchar *u = g_ptr_array_index (found, i);
+      gpointer t = g_hash_table_lookup (failed, u);
+      gboolean held = t && now - *(gint64 *) t < FAILED_HOLD_US;
+      if (held == (pass == 1))
+        g_ptr_array_add (list, g_strdup (u));
+    }
+  }
+  g_ptr_array_unref (found);
+  return seen;
+}
+
 static gpointer
 reg_thread_func (gpointer data)
 {
@@ -761,10 +827,16 @@ reg_thread_func (gpointer data)
    * builds cannot take). */
   SoupSession *session = soup_session_new_with_options ("timeout",
       HTTP_TIMEOUT_S, "idle-timeout", 30, "proxy-resolver", NULL, NULL);
-  guint n_reg = g_strv_length (node->registries);
-  guint idx = 0;
+  gboolean discover = node->discover;
+  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
+  GHashTable *failed = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, g_free);
+  guint idx = 0, fails = 0, backoff_s = 1, i;
   gint64 next_heartbeat = 0;
   gboolean reachable = TRUE;
+
+  for (i = 0; node->registries[i]; i++)
+    g_ptr_array_add (list, g_strdup (node->registries[i]));
 
   g_mutex_lock (&node->lock);
   while (!node->stopping) {
@@ -773,13 +845,39 @@ reg_thread_func (gpointer data)
     gint64 now;
     gboolean ok = TRUE;
 
-    if (n_reg == 0) {
-      /* no registry (peer-to-peer): the Node API alone */
+    if (list->len == 0 && !discover) {
+      /* nmos-registry=none (peer-to-peer): the Node API alone */
       g_cond_wait (&node->cond, &node->lock);
       g_queue_clear_full (&node->deletes, g_free);
       continue;
     }
-    base = node->registries[idx];
+    if (list->len == 0) {
+      guint seen;
+      gchar *detail;
+
+      /* nothing registers anywhere meanwhile: no deletes to send */
+      g_queue_clear_full (&node->deletes, g_free);
+      seen = browse_registries (node, list, failed);
+      if (node->stopping)
+        break;
+      idx = fails = 0;
+      if (list->len > 0) {
+        backoff_s = 1;
+        continue;
+      }
+      detail = g_strdup_printf ("no usable NMOS Registration API found by "
+          "DNS-SD (_nmos-register._tcp: %u advertisement(s), none with "
+          "api_ver v1.3, api_proto http(s), api_auth false and pri 0-99); "
+          "browsing again in %u s", seen, backoff_s);
+      set_status (node, VMI_NMOS_REG_SEARCHING, NULL, detail);
+      g_free (detail);
+      g_cond_wait_until (&node->cond, &node->lock,
+          g_get_monotonic_time () + backoff_s * G_USEC_PER_SEC);
+      backoff_s = MIN (backoff_s * 2, BROWSE_BACKOFF_MAX_S);
+      g_queue_clear_full (&node->deletes, g_free);
+      continue;
+    }
+    base = g_ptr_array_index (list, idx);
 
     /* deleted whether or not we saw it registered: a POST of it may have
      * been on its way when it was removed (a 404 is harmless) */
@@ -813,13 +911,41 @@ reg_thread_func (gpointer data)
       if (status != 200)
         ok = FALSE;
     }
+    if (ok && node->node.registered) {
+      fails = 0;
+      set_status (node, VMI_NMOS_REG_REGISTERED, base, NULL);
+    }
     if (!ok) {
-      /* fail over to the next registry (or retry the only one) */
-      g_info ("nmos: registry %s failed: trying %s", base,
-          node->registries[(idx + 1) % n_reg]);
-      idx = (idx + 1) % n_reg;
+      gint64 *t = g_new (gint64, 1);
+
+      *t = g_get_monotonic_time ();
+      g_hash_table_replace (failed, g_strdup (base), t);
       mark_unregistered (node);
       next_heartbeat = 0;
+      if (++fails >= list->len) {
+        gchar *detail;
+        if (discover) {
+          /* IS-04: no further registry in the list: query again */
+          detail = g_strdup_printf ("the %u NMOS Registration API(s) found "
+              "by DNS-SD failed (the last: %s): browsing again", list->len,
+              base);
+          set_status (node, VMI_NMOS_REG_SEARCHING, NULL, detail);
+          g_ptr_array_set_size (list, 0);
+        } else {
+          detail = g_strdup_printf ("no registry of nmos-registry=\"%s\" "
+              "answers (the last tried: %s): trying again every %u s",
+              node->registry, base, (guint) (RETRY_US / G_USEC_PER_SEC));
+          set_status (node, VMI_NMOS_REG_UNREACHABLE, NULL, detail);
+        }
+        g_free (detail);
+        fails = 0;
+      }
+      if (list->len > 0) {
+        /* fail over to the next registry (or retry the only one) */
+        idx = (idx + 1) % list->len;
+        g_info ("nmos: registry %s failed: trying %s", base,
+            (gchar *) g_ptr_array_index (list, idx));
+      }
       g_cond_wait_until (&node->cond, &node->lock,
           g_get_monotonic_time () + RETRY_US);
       continue;
@@ -832,10 +958,9 @@ reg_thread_func (gpointer data)
 
   /* the last element stopped: deregister children, then the node (even
    * when a re-registration was under way: the registry may hold them) */
-  if (n_reg > 0) {
-    const gchar *base = node->registries[idx];
+  if (list->len > 0) {
+    gchar *base = g_strdup (g_ptr_array_index (list, idx));
     Resource *del;
-    guint i;
 
     reachable = TRUE;
     while ((del = g_queue_pop_head (&node->deletes))) {
@@ -865,9 +990,12 @@ reg_thread_func (gpointer data)
     delete_resource (session, base, RES_DEVICE, node->device.id, &reachable);
     delete_resource (session, base, RES_NODE, node->node.id, &reachable);
     g_mutex_lock (&node->lock);
+    g_free (base);
   }
   g_queue_clear_full (&node->deletes, g_free);
   g_mutex_unlock (&node->lock);
+  g_ptr_array_unref (list);
+  g_hash_table_unref (failed);
   g_object_unref (session);
   return NULL;
 }
@@ -1818,6 +1946,8 @@ node_free (VmiNmosNode * node)
     g_ptr_array_unref (node->handles);
   g_strfreev (node->registries);
   g_free (node->registry);
+  g_free (node->reg_url);
+  g_free (node->reg_detail);
   g_free (node->hostname);
   g_mutex_clear (&node->lock);
   g_cond_clear (&node->cond);
@@ -1832,6 +1962,7 @@ node_start (const VmiNmosNodeConfig * config, GError ** error)
   GSList *uris;
   gchar *name;
   guint i, n = 0;
+  gboolean none = FALSE;
 
   g_mutex_init (&node->lock);
   g_cond_init (&node->cond);
@@ -1847,10 +1978,14 @@ node_start (const VmiNmosNodeConfig * config, GError ** error)
     gsize l = strlen (r);
     while (l > 0 && r[l - 1] == '/')
       r[--l] = '\0';
-    if (l > 0)
+    if (g_ascii_strcasecmp (r, "none") == 0)
+      none = TRUE;
+    else if (l > 0)
       node->registries[n++] = g_strdup (r);
   }
   g_strfreev (regs);
+  /* "none": peer-to-peer, no registration and no DNS-SD */
+  node->discover = n == 0 && !none;
   node->hostname = g_strdup (g_get_host_name ());
   node->handles = g_ptr_array_new ();
   find_interfaces (node);
@@ -1893,7 +2028,8 @@ static void
 node_stop (VmiNmosNode * node)
 {
   g_mutex_lock (&node->lock);
-  node->stopping = TRUE;
+  /* atomic: a DNS-SD browse polls it without the lock */
+  g_atomic_int_set (&node->stopping, TRUE);
   g_cond_broadcast (&node->cond);
   g_mutex_unlock (&node->lock);
   g_thread_join (node->reg_thread);
@@ -1983,6 +2119,7 @@ vmi_nmos_node_add (VmiNmosNode * node, const VmiNmosResourceInfo * info)
   h->ep.active.transport_file = g_strdup (info->endpoint->active.
       transport_file);
   h->activate = info->activate;
+  h->status = info->status;
   h->user_data = info->user_data;
 
   g_mutex_lock (&node->lock);
@@ -2016,6 +2153,9 @@ vmi_nmos_node_add (VmiNmosNode * node, const VmiNmosResourceInfo * info)
 #undef RES
   g_ptr_array_add (node->handles, h);
   resource_bump (node, &node->device);
+  if (h->status && node->reg_state != VMI_NMOS_REG_NONE)
+    h->status (h->user_data, node->reg_state, node->reg_url,
+        node->reg_detail);
   g_mutex_unlock (&node->lock);
   return h;
 }

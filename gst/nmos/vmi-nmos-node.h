@@ -33,7 +33,7 @@ typedef struct
 {
   /* Registration API base URLs ("http://host:port"), comma-separated in
    * priority order; NULL or "" = discover _nmos-register._tcp by DNS-SD
-   * (when built with Avahi). */
+   * (multicast DNS, vmi-nmos-discovery.h). */
   const gchar *registry;
   /* Node + Connection API port; 0 = ephemeral */
   guint port;
@@ -58,6 +58,23 @@ const gchar *vmi_nmos_node_get_id (VmiNmosNode * node);
 typedef gboolean (*VmiNmosActivateFunc) (gpointer user_data,
     const VmiNmosState * active, guint n_legs, GError ** error);
 
+/* Where registration stands, told to every handle when it changes */
+typedef enum
+{
+  VMI_NMOS_REG_NONE,            /* not yet known */
+  VMI_NMOS_REG_REGISTERED,      /* at @registry */
+  /* DNS-SD found no usable registry, or every one found failed: browsing
+   * again */
+  VMI_NMOS_REG_SEARCHING,
+  /* every registry of the configured list failed: trying them again */
+  VMI_NMOS_REG_UNREACHABLE,
+} VmiNmosRegState;
+
+/* Called on the registration thread with the node's lock held: it must
+ * not call into the node (posting a bus message is fine). */
+typedef void (*VmiNmosStatusFunc) (gpointer user_data, VmiNmosRegState state,
+    const gchar * registry, const gchar * detail);
+
 typedef struct
 {
   /* identity the UUIDs derive from (the element's path in its pipeline) */
@@ -75,6 +92,9 @@ typedef struct
    * auto values set; copied */
   const VmiNmosEndpoint *endpoint;
   VmiNmosActivateFunc activate;
+  /* may be NULL; also called at once from vmi_nmos_node_add() when the
+   * state is known */
+  VmiNmosStatusFunc status;
   gpointer user_data;
 } VmiNmosResourceInfo;
 

@@ -209,7 +209,7 @@ sender_pipeline (guint port, guint ssrc, const gchar * registry,
 {
   gchar *desc = g_strdup_printf ("videotestsrc is-live=true ! " CAPS_720P50
       " ! st2022sink name=sink host=127.0.0.1 port=%u ssrc=%u nmos=true "
-      "nmos-registry=\"%s\"", port, ssrc, registry ? registry : "");
+      "nmos-registry=\"%s\"", port, ssrc, registry ? registry : "none");
   GstElement *p = gst_parse_launch (desc, NULL);
 
   fail_unless (p != NULL);
@@ -894,14 +894,15 @@ GST_START_TEST (test_two_legs)
   JsonArray *legs;
 
   pipe = gst_parse_launch ("st2022src name=src port=0 secondary-address="
-      "127.0.0.1 secondary-port=0 nmos=true ! fakesink", NULL);
+      "127.0.0.1 secondary-port=0 nmos=true nmos-registry=none ! fakesink",
+      NULL);
   src = gst_bin_get_by_name (GST_BIN (pipe), "src");
   play (pipe);
   g_object_get (src, "nmos-node-port", &node_port, "port", &port,
       "secondary-port", &port2, NULL);
   desc = g_strdup_printf ("videotestsrc is-live=true ! " CAPS_720P50
       " ! st2022sink name=sink host=127.0.0.1 port=%d secondary-host="
-      "127.0.0.1 secondary-port=%d nmos=true", port, port2);
+      "127.0.0.1 secondary-port=%d nmos=true nmos-registry=none", port, port2);
   {
     GstElement *tx = gst_parse_launch (desc, NULL);
 
