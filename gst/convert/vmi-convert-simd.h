@@ -92,7 +92,10 @@ INLINE void
 v_store8 (uint8_t * p0, uint8_t * p1, V v, const int hi)
 {
   if (p1 == p0 + 8) {
-    V q = _mm256_permute4x64_epi64 (v, hi ? 0x0d : 0x08);
+    /* the immediate must be a constant expression for clang, even
+     * where inlining makes hi one */
+    V q = hi ? _mm256_permute4x64_epi64 (v, 0x0d) :
+        _mm256_permute4x64_epi64 (v, 0x08);
     _mm_storeu_si128 ((__m128i *) p0, _mm256_castsi256_si128 (q));
   } else {
     __m128i l0 = _mm256_castsi256_si128 (v);
