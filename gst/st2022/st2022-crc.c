@@ -86,7 +86,6 @@ static gboolean crc_legal_vbmi (guint8 * dst, const guint8 * p,
     gsize bytes, guint32 * crc_c, guint32 * crc_y);
 static gboolean have_vbmi_path (void);
 static void vbmi_init (void);
-static void vbmi_v210_init (void);
 static guint v210_pack_crc_vbmi (guint8 * dst, const guint8 * src,
     gsize src_bytes, guint n_words, guint32 * crc_c, guint32 * crc_y);
 #endif
@@ -270,7 +269,6 @@ st2022_crc_packed_init (void)
     clmul_init ();
     clmul60_init ();
     vbmi_init ();
-    vbmi_v210_init ();
     use_avx2_clip = __builtin_cpu_supports ("avx2") &&
         __builtin_cpu_supports ("vpclmulqdq");
     use_vbmi = have_vbmi_path ();
@@ -796,10 +794,19 @@ static guint8 vbmi_pack[64] __attribute__ ((aligned (64)));
 static guint8 vbmi_unpack_b[64] __attribute__ ((aligned (64)));
 static guint16 vbmi_unshift[32] __attribute__ ((aligned (64)));
 
+/* v210 on AVX-512: 96 words (128 v210 bytes, 32 dwords of 3 words) in
+ * three steps of 32, each from its own 64-byte load (at 0, 40 and 84) with
+ * its own VPERMB indices and lane shifts (word j sits at bit 32 (j / 3) +
+ * 10 (j % 3) of the little-endian row); the rest as the clip path.  Whole
+ * 96-word groups only (the caller goes on in 6-pixel blocks). */
+static const guint v210_step_off[3] = { 0, 40, 84 };
+static guint8 vbmi_v210_b[3][64] __attribute__ ((aligned (64)));
+static guint16 vbmi_v210_shift[3][32] __attribute__ ((aligned (64)));
+
 static void
 vbmi_init (void)
 {
-  guint i;
+  guint i, t;
 
   /* packed byte s is byte 4 - s % 5 of number s / 5 */
   for (i = 0; i < 64; i++)
@@ -813,6 +820,17 @@ vbmi_init (void)
     vbmi_unpack_b[2 * i] = a + 1;
     vbmi_unpack_b[2 * i + 1] = a;
     vbmi_unshift[i] = 6 - (10 * i - 8 * a);
+  }
+  /* v210: each step's bytes to word lanes, and the lanes' shifts */
+  for (t = 0; t < 3; t++) {
+    for (i = 0; i < 32; i++) {
+      guint j = 32 * t + i, bit = 32 * (j / 3) + 10 * (j % 3);
+      guint a = bit / 8 - v210_step_off[t];
+
+      vbmi_v210_b[t][2 * i] = a;
+      vbmi_v210_b[t][2 * i + 1] = a + 1;
+      vbmi_v210_shift[t][i] = bit % 8;
+    }
   }
 }
 
@@ -889,7 +907,7 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
     guint32 * crc_c, guint32 * crc_y)
 {
   gsize m = bytes / BLOCK, i = 0, n;
-  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  const guint64 (*k)[2];
   __m512i acc = _mm512_setzero_si512 ();
   __m512i lowest = _mm512_set1_epi8 (-1);
   guint32 c, y;
@@ -897,6 +915,8 @@ crc_legal_vbmi (guint8 * dst, const guint8 * p, gsize bytes,
 
   if (m > MAX_CHUNKS)
     return crc_legal_scalar (dst, p, bytes, crc_c, crc_y);
+  /* past the guard: the table holds MAX_CHUNKS pairs */
+  k = clmul_k40 + MAX_CHUNKS - m;
   /* whole steps whose 64-byte load stays inside the row; the copy's
    * 64-byte stores rewrite the next step's bytes with the same values */
   for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
@@ -987,12 +1007,14 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
     guint32 * crc_c, guint32 * crc_y, gboolean * clipped)
 {
   gsize m = bytes / BLOCK, i = 0, n;
-  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  const guint64 (*k)[2];
   __m512i acc = _mm512_setzero_si512 ();
   __mmask32 changed = 0;
 
   if (m == 0 || m > MAX_CHUNKS)
     return 0;
+  /* past the guard: the table holds MAX_CHUNKS pairs */
+  k = clmul_k40 + MAX_CHUNKS - m;
   for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
     __m512i out = vbmi_pack_step (vbmi_unpack (_mm512_loadu_si512 ((const
                     void *) (src + i * BLOCK))),
@@ -1018,32 +1040,6 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
   return m * BLOCK;
 }
 
-/* v210 on AVX-512: 96 words (128 v210 bytes, 32 dwords of 3 words) in
- * three steps of 32, each from its own 64-byte load (at 0, 40 and 84) with
- * its own VPERMB indices and lane shifts (word j sits at bit 32 (j / 3) +
- * 10 (j % 3) of the little-endian row); the rest as the clip path.  Whole
- * 96-word groups only (the caller goes on in 6-pixel blocks). */
-static const guint v210_step_off[3] = { 0, 40, 84 };
-static guint8 vbmi_v210_b[3][64] __attribute__ ((aligned (64)));
-static guint16 vbmi_v210_shift[3][32] __attribute__ ((aligned (64)));
-
-static void
-vbmi_v210_init (void)
-{
-  guint t, i;
-
-  for (t = 0; t < 3; t++) {
-    for (i = 0; i < 32; i++) {
-      guint j = 32 * t + i, bit = 32 * (j / 3) + 10 * (j % 3);
-      guint a = bit / 8 - v210_step_off[t];
-
-      vbmi_v210_b[t][2 * i] = a;
-      vbmi_v210_b[t][2 * i + 1] = a + 1;
-      vbmi_v210_shift[t][i] = bit % 8;
-    }
-  }
-}
-
 __attribute__ ((target (VBMI_TARGET)))
 static guint
 v210_pack_crc_vbmi (guint8 * dst, const guint8 * src, gsize src_bytes,
@@ -1051,11 +1047,13 @@ v210_pack_crc_vbmi (guint8 * dst, const guint8 * src, gsize src_bytes,
 {
   guint groups = MIN (n_words / 96, src_bytes / 128), g, t;
   gsize m = (gsize) groups * 12;
-  const guint64 (*k)[2] = clmul_k40 + MAX_CHUNKS - m;
+  const guint64 (*k)[2];
   __m512i acc = _mm512_setzero_si512 ();
 
   if (m == 0 || m > MAX_CHUNKS)
     return 0;
+  /* past the guard: the table holds MAX_CHUNKS pairs */
+  k = clmul_k40 + MAX_CHUNKS - m;
   for (g = 0; g < groups; g++, src += 128) {
     for (t = 0; t < 3; t++, dst += 40, k += 4) {
       /* the last group's last load would pass the row: masked */
@@ -1157,11 +1155,13 @@ v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
   /* whole 48-word groups whose last 16-byte load (at 52) stays inside */
   guint groups = MIN (n_words / 48, src_bytes >= 68 ?
       (guint) ((src_bytes - 68) / 64 + 1) : 0), g, m = groups * 6, i;
-  const guint64 (*k)[2] = clmul_k + MAX_CHUNKS - m;
+  const guint64 (*k)[2];
   __m128i c128, y128;
 
   if (m == 0 || m > MAX_CHUNKS)
     return 0;
+  /* past the guard: the table holds MAX_CHUNKS pairs */
+  k = clmul_k + MAX_CHUNKS - m;
   for (g = 0; g < groups; g++, src += 64, k += 6) {
     __m256i v[3], out[3];
 
@@ -1220,11 +1220,13 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
   __m256i wmin = _mm256_set1_epi16 (-1), wmax = _mm256_setzero_si256 ();
   /* pairs of blocks whose second 16-byte load and store end inside */
   gsize pairs = bytes >= 26 ? (bytes - 26) / 20 + 1 : 0, i;
-  const guint64 (*k)[2] = clmul_k + MAX_CHUNKS - 2 * pairs;
+  const guint64 (*k)[2];
   __m128i c128, y128;
 
   if (pairs == 0 || 2 * pairs > MAX_CHUNKS)
     return 0;
+  /* past the guard: the table holds MAX_CHUNKS pairs */
+  k = clmul_k + MAX_CHUNKS - 2 * pairs;
   for (i = 0; i < pairs; i++, src += 20, dst += 20, k += 2) {
     __m256i v = _mm256_inserti128_si256 (_mm256_castsi128_si256
         (_mm_loadu_si128 ((const __m128i *) src)),
