@@ -588,6 +588,13 @@ vmi_tx_engine_get_stats (VmiTxEngine * e, VmiTxEngineStats * stats)
 }
 
 static void
+stats_changed (VmiTxEngine * e)
+{
+  if (e->cfg.stats_changed)
+    e->cfg.stats_changed (e->cfg.stats_changed_data);
+}
+
+static void
 set_error (VmiTxEngine * e, GError * err)
 {
   g_mutex_lock (&e->lock);
@@ -742,6 +749,7 @@ send_frame (VmiTxEngine * e, Slot * slot, gint gen)
   if (i == n)
     e->stats.frames++;
   g_mutex_unlock (&e->lock);
+  stats_changed (e);
   if (rc < 0)
     goto failed;
   return;
@@ -808,6 +816,7 @@ pa_commit_stats (PaStream * s)
   vmi_pacer_get_tau (&s->pacer, &e->stats.tau_num, &e->stats.tau_den);
   g_mutex_unlock (&e->lock);
   memset (&s->acc, 0, sizeof (s->acc));
+  stats_changed (e);
 }
 
 /* Feeds the frequency controller with the reference arrivals up to now.

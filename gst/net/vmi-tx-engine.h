@@ -93,6 +93,12 @@ typedef struct
   gboolean epoch;
   guint64 (*epoch_clock) (gpointer user_data);
   gpointer epoch_clock_data;
+  /* Called by the transmit thread, no engine lock held, each time it has
+   * added to the counters (once per frame period on PA, once per frame on
+   * software pacing): a wake-up for a thread waiting for a count, which
+   * vmi_tx_engine_get_stats() then reads. Must not block. NULL: none. */
+  void (*stats_changed) (gpointer user_data);
+  gpointer stats_changed_data;
 } VmiTxEngineConfig;
 
 void vmi_tx_engine_config_init (VmiTxEngineConfig * cfg);

@@ -25,6 +25,32 @@ tau_of (const RefFormat * f, guint64 line_rate, guint64 * num, guint64 * den)
           f->fps_n, f->fps_d, num, den));
 }
 
+/* the engine's stats_changed event: WAIT_STAT sleeps on it */
+static GMutex stats_lock;
+static GCond stats_cond;
+
+static void
+stats_changed (gpointer user_data)
+{
+  g_mutex_lock (&stats_lock);
+  g_cond_broadcast (&stats_cond);
+  g_mutex_unlock (&stats_lock);
+}
+
+/* waits (for the engine's stats event, no timing assumed) until @field
+ * >= @v; the count is read under stats_lock, so an event cannot come
+ * between the read and the wait */
+#define WAIT_STAT(e, field, v) G_STMT_START {                 \
+    VmiTxEngineStats _s;                                        \
+    g_mutex_lock (&stats_lock);                                 \
+    for (;;) {                                                  \
+      vmi_tx_engine_get_stats (e, &_s);                         \
+      if (_s.field >= (v)) break;                               \
+      g_cond_wait (&stats_cond, &stats_lock);                   \
+    }                                                           \
+    g_mutex_unlock (&stats_lock);                               \
+  } G_STMT_END
+
 static VmiTxEngine *
 new_engine (PaWire * w, VmiTxPacing pacing, guint64 line_rate,
     VmiTxUnderrun underrun, guint prefill)
@@ -38,6 +64,7 @@ new_engine (PaWire * w, VmiTxPacing pacing, guint64 line_rate,
   cfg.line_rate = line_rate;
   cfg.underrun = underrun;
   cfg.prefill_frames = prefill;
+  cfg.stats_changed = stats_changed;
   e = vmi_tx_engine_new (pa_wire_transport (w), &cfg, &err);
   fail_unless (e != NULL, "%s", err ? err->message : "");
   return e;
@@ -228,15 +255,6 @@ GST_START_TEST (test_free_running_720p50_10g)
 }
 
 GST_END_TEST;
-
-/* waits (polling the counters, no timing assumed) until @field >= @v */
-#define WAIT_STAT(e, field, v) G_STMT_START {                 \
-    VmiTxEngineStats _s;                                        \
-    for (;;) {                                                  \
-      vmi_tx_engine_get_stats (e, &_s);                         \
-      if (_s.field >= (v)) break;                               \
-      g_usleep (1000);                                          \
-    } } G_STMT_END
 
 static void
 check_underrun (VmiTxUnderrun mode)
