@@ -266,7 +266,8 @@ int vmi_anc_sd_audio_parse (const VmiAncPacket * p, VmiAncSdAudio * a);
 
 typedef struct _VmiAncWriter VmiAncWriter;
 
-/* %NULL for SD formats: placement is HD's (C and Y channels) only */
+/* SD formats: packets in consecutive words of the one stream (the
+ * channel argument of vmi_anc_writer_add() is ignored there) */
 VmiAncWriter *vmi_anc_writer_new (const St2022Format * fmt);
 void vmi_anc_writer_free (VmiAncWriter * w);
 /* Words of one channel's space on @line (0 if VANC on an active line) */
@@ -304,8 +305,8 @@ typedef void (*VmiAncPacketFunc) (gpointer user_data,
  * start at the first word of their space and follow each other (ST 291-1).
  * With @missing_map (bit i = datagram i missing, as in St2022FrameInfo),
  * spaces and packets touching a missing datagram are skipped and counted
- * as lost.  @cb is called for each valid packet in raster order.
- * INVALID_ARGUMENT for SD formats (not read). */
+ * as lost.  @cb is called for each valid packet in raster order (SD:
+ * HANC after the 4-word EAV, VANC of every vertical blanking line). */
 int vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
     gsize size, const guint32 * missing_map, VmiAncReadStats * stats,
     VmiAncPacketFunc cb, gpointer user_data);

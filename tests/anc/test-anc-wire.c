@@ -211,6 +211,164 @@ GST_START_TEST (test_wire_720p50)
 
 GST_END_TEST;
 
+/* ST 272 audio on the wire, decoded by the reference (ref_sd_audio(), no
+ * gst/anc code): appsrc audio with known samples into st2022sink's audio
+ * pad, each frame's samples back from the wire at 20 bits, in order, the
+ * frame's count of the 1000/1001 sequence, AES3 block starts every 192
+ * samples, data block numbers running on across frames, none on the lines
+ * after the switching points. */
+static void
+check_sd_audio_wire (const RefFormat * f, guint channels, guint frames)
+{
+  static const guint s2997[5] = { 1602, 1601, 1602, 1601, 1602 };
+  guint16 port = net_test_port ();
+  int fd = ref_udp_bind ("127.0.0.1", port);
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE), *acaps;
+  GstVideoInfo info;
+  gsize ustride = f->width * 5 / 2, fb = ref_frame_bytes (f);
+  guint n = ref_datagrams (f), i, k, g, total = 0, at = 0;
+  guint8 *raster = g_malloc (fb), *pic = g_malloc0 (ustride * f->height);
+  guint8 buf[2048], last_dbn[4] = { 0 };
+  guint32 *in;
+  GRand *rand = g_rand_new_with_seed (port);
+  RefSdAudio *a = g_new0 (RefSdAudio, 1);
+  GstElement *pipeline, *src, *asrc;
+  GstStructure *stats;
+  GstBuffer *b;
+  gchar *desc;
+  guint skip[2] = { f->lines == 525 ? 11 : 7, f->lines == 525 ? 274 : 320 };
+
+  for (k = 0; k < frames; k++)
+    total += f->fps_d == 1001 ? s2997[k % 5] : 1920;
+  /* a frame more than the video needs, so no frame waits for audio */
+  in = g_new (guint32, (gsize) (total + 1920) * channels);
+  for (i = 0; i < (total + 1920) * channels; i++)
+    in[i] = g_rand_int (rand);
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink host=127.0.0.1 port=%u stats-interval=0 "
+      "appsrc name=asrc format=time ! sink.audio", port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  asrc = gst_bin_get_by_name (GST_BIN (pipeline), "asrc");
+  g_object_set (src, "caps", caps, NULL);
+  acaps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      "S32LE", "rate", G_TYPE_INT, 48000, "channels", G_TYPE_INT, channels,
+      "layout", G_TYPE_STRING, "interleaved", "channel-mask", GST_TYPE_BITMASK,
+      (guint64) (channels == 2 ? 0x3 : 0), NULL);
+  g_object_set (asrc, "caps", acaps, NULL);
+  gst_caps_unref (acaps);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  b = gst_buffer_new_memdup (in, (gsize) (total + 1920) * channels * 4);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (total + 1920, GST_SECOND,
+      48000);
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (asrc), b),
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (asrc));
+  for (k = 0; k < frames; k++) {
+    b = net_make_buffer (&info, f, pic);
+    GST_BUFFER_PTS (b) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
+        f->fps_n);
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), b),
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  stats = net_run_until_eos (pipeline, "sink", 30);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless_equals_uint64 (net_stat (stats, "frames"), frames);
+  fail_unless_equals_uint64 (net_stat (stats, "audio-samples"), total);
+  fail_unless_equals_uint64 (net_stat (stats, "audio-silence-samples"), 0);
+  gst_structure_free (stats);
+
+  for (k = 0; k < frames; k++) {
+    guint want = f->fps_d == 1001 ? s2997[k % 5] : 1920, errors, line;
+    gchar *err = NULL;
+
+    for (i = 0; i < n; i++) {
+      ssize_t len = recv (fd, buf, sizeof (buf), MSG_DONTWAIT);
+
+      fail_unless_equals_int (len, REF_DATAGRAM);
+      memcpy (raster + (gsize) i * REF_PAYLOAD, buf + REF_HEADER,
+          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
+    }
+    fail_unless_equals_int (ref_check_raster (f, raster, NULL, NULL, &err),
+        0);
+    errors = ref_sd_audio (f, raster, a, &err);
+    fail_unless (errors == 0, "%s frame %u: %u ST 272 errors, first: %s",
+        f->name, k, errors, err);
+    for (g = 0; g < 4; g++) {
+      guint ch = MIN (4, channels > 4 * g ? channels - 4 * g : 0), j, c;
+
+      if (ch == 0) {
+        fail_unless_equals_int (a->packets[g], 0);
+        continue;
+      }
+      fail_unless_equals_int (a->channels[g], ch);
+      fail_unless_equals_int (a->n[g], want);
+      /* block numbers go on from the last frame's */
+      if (last_dbn[g])
+        fail_unless_equals_int (a->first_dbn[g], last_dbn[g] == 255 ? 1 :
+            last_dbn[g] + 1);
+      last_dbn[g] = a->last_dbn[g];
+      for (j = 0; j < want; j++) {
+        fail_unless_equals_int (a->z[g][j], (at + j) % 192 == 0);
+        for (c = 0; c < ch; c++)
+          fail_unless (a->pcm[g][j][c] == (in[(gsize) (at + j) * channels +
+                      4 * g + c] & 0xfffff000), "%s frame %u sample %u "
+              "channel %u: sent %08x, on the wire %08x", f->name, k, j,
+              4 * g + c, in[(gsize) (at + j) * channels + 4 * g + c],
+              a->pcm[g][j][c]);
+      }
+    }
+    /* one packet per group a line, but not after a switching point */
+    for (line = 1; line <= f->lines; line++)
+      fail_unless_equals_int (a->line_packets[line], line == skip[0]
+          || line == skip[1] ? 0 : (channels + 3) / 4);
+    at += want;
+    if (k == 0) {
+      /* the reference sees one audio bit flipped (line 1's first UDW,
+       * after EAV and the packet's 6 header words) */
+      guint8 *l1 = raster;
+
+      ref_put_word (l1, 10, ref_get_word (l1, 10) ^ 0x008);
+      fail_unless (ref_sd_audio (f, raster, a, NULL) > 0);
+    }
+  }
+  fail_unless (recv (fd, buf, sizeof (buf), MSG_DONTWAIT) < 0);
+
+  close (fd);
+  g_free (in);
+  g_free (a);
+  g_rand_free (rand);
+  gst_object_unref (src);
+  gst_object_unref (asrc);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+  g_free (raster);
+  g_free (pic);
+}
+
+GST_START_TEST (test_wire_sd_audio_525i_2ch)
+{
+  /* six frames: the 1602/1601 sequence and its restart */
+  check_sd_audio_wire (&ref_525i, 2, 6);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_sd_audio_625i_6ch)
+{
+  check_sd_audio_wire (&ref_625i, 6, 3);
+}
+
+GST_END_TEST;
+
 /* ---- sink -> src ---------------------------------------------------- */
 
 typedef struct
@@ -960,6 +1118,8 @@ anc_wire_suite (void)
   tcase_add_test (tc, test_wire_720p50);
   tcase_add_test (tc, test_wire_525i);
   tcase_add_test (tc, test_wire_625i);
+  tcase_add_test (tc, test_wire_sd_audio_525i_2ch);
+  tcase_add_test (tc, test_wire_sd_audio_625i_6ch);
   tcase_add_test (tc, test_payload_id_525i);
   tcase_add_test (tc, test_payload_id_625i);
   tcase_add_test (tc, test_timecode_round_trip);

@@ -413,6 +413,103 @@ ref_find_anc (const RefFormat * f, const guint8 * raster, guint line,
 }
 
 guint
+ref_sd_audio (const RefFormat * f, const guint8 * raster, RefSdAudio * out,
+    gchar ** first_error)
+{
+  guint S = f->samples, W = f->width, line, errors = 0;
+  /* SD HANC: after the 4-word EAV up to the 4-word SAV */
+  guint first = 4, end = 2 * S - 2 * W - 4;
+  guint16 *w = g_new (guint16, 2 * S);
+
+#define AERR(...) G_STMT_START { \
+    if (errors++ == 0 && first_error) *first_error = g_strdup_printf (__VA_ARGS__); \
+  } G_STMT_END
+
+  memset (out, 0, sizeof (*out));
+  for (line = 1; line <= f->lines; line++) {
+    guint i = first;
+    gint n;
+
+    get_line (f, raster, line, w);
+    while ((n = anc_packet_at (w, i, end, 1)) != 0) {
+      guint did, g, dc, k, dbn, nsub, c;
+
+      if (n < 0) {
+        AERR ("line %u word %u: malformed ANC packet", line, i);
+        break;
+      }
+      did = w[i + 3] & 0xff;
+      dc = w[i + 5] & 0xff;
+      dbn = w[i + 4] & 0xff;
+      if (did != 0xff && did != 0xfd && did != 0xfb && did != 0xf9) {
+        i += n;
+        continue;
+      }
+      g = (0xff - did) / 2;
+      out->line_packets[line]++;
+      if (out->first_dbn[g] == 0)
+        out->first_dbn[g] = dbn;
+      else if (dbn != (out->last_dbn[g] == 255 ? 1u : out->last_dbn[g] + 1u))
+        AERR ("line %u: group %u data block %u after %u", line, g + 1, dbn,
+            out->last_dbn[g]);
+      out->last_dbn[g] = dbn;
+      out->packets[g]++;
+      if (dc % 3 != 0 || dc == 0) {
+        AERR ("line %u: DC %u is not whole subframes", line, dc);
+        i += n;
+        continue;
+      }
+      /* subframes carry channel numbers 0, 1, .., c-1 sample after sample */
+      nsub = dc / 3;
+      for (c = 1; c < nsub && ((w[i + 6 + 3 * c] >> 1) & 3) != 0; c++);
+      if (nsub % c != 0)
+        AERR ("line %u: %u subframes of %u channels", line, nsub, c);
+      if (out->channels[g] == 0)
+        out->channels[g] = c;
+      else if (out->channels[g] != c)
+        AERR ("line %u: group %u has %u channels, had %u", line, g + 1, c,
+            out->channels[g]);
+      for (k = 0; k < nsub; k++) {
+        const guint16 *x = w + i + 6 + 3 * k;
+        guint ch = (x[0] >> 1) & 3, ones = 0, b, sn;
+
+        if (ch != k % c)
+          AERR ("line %u: subframe %u has channel %u", line, k, ch);
+        for (b = 0; b < 3; b++)
+          if (((x[b] >> 9) & 1) == ((x[b] >> 8) & 1))
+            AERR ("line %u: subframe word with b9 = b8", line);
+        /* P (b8 of the third word) makes the 26 bits before it even */
+        for (b = 0; b < 9; b++)
+          ones += ((x[0] >> b) & 1) + ((x[1] >> b) & 1) + ((x[2] >> b) & 1);
+        if (ones & 1)
+          AERR ("line %u: subframe parity", line);
+        if (x[2] & 0x60)
+          AERR ("line %u: V or U set", line);
+        if (k % c == 0) {
+          if (out->n[g] >= REF_SD_AUDIO_MAX) {
+            AERR ("group %u: more than %u samples", g + 1, REF_SD_AUDIO_MAX);
+            break;
+          }
+          out->n[g]++;
+        }
+        sn = out->n[g] - 1;
+        /* audio bits 0-5 in b3-b8, 6-14 in b0-b8, 15-19 in b0-b4 */
+        out->pcm[g][sn][ch] = (((x[0] >> 3) & 0x3f) | (guint32) (x[1] &
+                0x1ff) << 6 | (guint32) (x[2] & 0x1f) << 15) << 12;
+        if (ch == 0) {
+          out->z[g][sn] = x[0] & 1;
+          out->c[g][sn] = (x[2] >> 7) & 1;
+        }
+      }
+      i += n;
+    }
+  }
+  g_free (w);
+  return errors;
+#undef AERR
+}
+
+guint
 ref_check_raster (const RefFormat * f, const guint8 * raster,
     const guint8 * prev_raster, guint8 * uyvp, gchar ** first_error)
 {

@@ -90,6 +90,30 @@ guint ref_check_raster (const RefFormat * f, const guint8 * raster,
  * may hold such packets. */
 gint ref_find_anc (const RefFormat * f, const guint8 * raster, guint line,
     gboolean hanc, guint ch, guint8 did, guint8 sdid, guint8 * udw);
+/* ST 272 embedded audio of an SD raster: every audio data packet (DID 2FF,
+ * 1FD, 1FB, 2F9: groups 1-4) in the HANC of every line, in line order,
+ * each AES3 subframe (3 words) decoded to its 20 audio bits. */
+#define REF_SD_AUDIO_MAX 2048
+typedef struct
+{
+  guint n[4];                   /* samples of group g */
+  guint channels[4];            /* subframes a sample in group g */
+  guint32 pcm[4][REF_SD_AUDIO_MAX][4];  /* the 20 bits in the top of 32 */
+  guint8 z[4][REF_SD_AUDIO_MAX];        /* AES3 block start flag */
+  guint8 c[4][REF_SD_AUDIO_MAX];        /* channel status bit */
+  guint packets[4];
+  guint8 first_dbn[4], last_dbn[4];     /* data block numbers, 0: none */
+  guint16 line_packets[626];    /* audio packets on each line */
+} RefSdAudio;
+
+/* Fills @out (zeroed first); returns the errors: packets that are not ST
+ * 291-1 (parity, checksum), DC not whole subframes, channel numbers not
+ * 0, 1, ... in every sample, a subframe parity bit wrong, data block
+ * numbers not consecutive (1-255, 0 unused), V or U set; the first in
+ * @first_error. */
+guint ref_sd_audio (const RefFormat * f, const guint8 * raster,
+    RefSdAudio * out, gchar ** first_error);
+
 /* Writes datagram @index of a frame: RTP + HBRMT + video timestamp +
  * 1376 bytes of @raster (zero-padded at the end). */
 void ref_pack_datagram (const RefFormat * f, const guint8 * raster,
