@@ -494,6 +494,7 @@ vmi_anc_audio_tx_frame (VmiAncAudioTx * tx, VmiAncWriter * w,
 
 /* largest frame: 2002 samples (23.98) */
 #define RX_MAX_SAMPLES 2048
+#define RX_MAX_GAPS 64
 
 struct _VmiAncAudioRx
 {
@@ -507,6 +508,17 @@ struct _VmiAncAudioRx
   guint8 active[4];
   gboolean have_active[4];
   guint af;
+  /* ST 272 (SD): a data block number counts packets of 3 or 4 samples, so
+   * a gap says where samples are missing but not how many; the frame's
+   * shortfall is put there at its end (vmi_anc_audio_rx_end_frame()) */
+  gboolean sd[4];
+  gint sd_last[4];              /* last data block number, -1 none */
+  guint sd_gaps[4];
+  guint16 sd_gap_at[4][RX_MAX_GAPS];    /* sample position of the gap */
+  guint16 sd_gap_packets[4][RX_MAX_GAPS];
+  gboolean sd_tail_padded[4];   /* the last frame's shortfall went at its
+                                 * end: a gap before this frame's first
+                                 * packet is those packets */
 };
 
 VmiAncAudioRx *
@@ -531,7 +543,7 @@ vmi_anc_audio_rx_reset (VmiAncAudioRx * rx)
 
   memset (rx, 0, sizeof (*rx));
   for (g = 0; g < 4; g++)
-    rx->last[g] = -1;
+    rx->last[g] = rx->sd_last[g] = -1;
 }
 
 void
@@ -539,8 +551,10 @@ vmi_anc_audio_rx_discont (VmiAncAudioRx * rx)
 {
   guint g;
 
-  for (g = 0; g < 4; g++)
-    rx->last[g] = -1;
+  for (g = 0; g < 4; g++) {
+    rx->last[g] = rx->sd_last[g] = -1;
+    rx->sd_tail_padded[g] = FALSE;
+  }
 }
 
 void
@@ -552,6 +566,7 @@ vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx)
     if (rx->n[g])
       memset (rx->got[g], 0, rx->n[g]);
     rx->n[g] = 0;
+    rx->sd_gaps[g] = 0;
   }
   rx->af = 0;
 }
@@ -644,12 +659,57 @@ vmi_anc_audio_rx_check_phase (VmiAncAudioRx * rx, const St2022Format * fmt,
   return bad;
 }
 
+/* An SD group short of @expected samples: the shortfall goes into this
+ * frame's data block number gaps, shared by their packet counts (exact
+ * with one gap), or at the frame's end when there is none (packets lost
+ * after the last one received; the next frame's leading gap is then
+ * theirs). */
+static void
+sd_place_gaps (VmiAncAudioRx * rx, guint g, guint expected)
+{
+  guint short_by, total = 0, i, done = 0, before = 0, end;
+  guint add[RX_MAX_GAPS];
+
+  if (expected == 0 || rx->n[g] >= expected || expected > RX_MAX_SAMPLES) {
+    rx->sd_tail_padded[g] = FALSE;
+    return;
+  }
+  short_by = expected - rx->n[g];
+  rx->sd_tail_padded[g] = rx->sd_gaps[g] == 0;
+  for (i = 0; i < rx->sd_gaps[g]; i++)
+    total += rx->sd_gap_packets[g][i];
+  /* cumulative rounding: the shares add up to the shortfall */
+  for (i = 0; i < rx->sd_gaps[g]; i++) {
+    before += rx->sd_gap_packets[g][i];
+    add[i] = (guint) (((guint64) short_by * before + total / 2) / total) -
+        done;
+    done += add[i];
+  }
+  /* shift from the last gap down: samples after gap i move by the shares
+   * of gaps 0..i */
+  end = rx->n[g];
+  for (i = rx->sd_gaps[g]; i-- > 0;) {
+    guint at = rx->sd_gap_at[g][i];
+
+    memmove (rx->samples[g][at + done], rx->samples[g][at],
+        (end - at) * sizeof (rx->samples[g][0]));
+    memmove (&rx->got[g][at + done], &rx->got[g][at], end - at);
+    memset (&rx->got[g][at + done - add[i]], 0, add[i]);
+    done -= add[i];
+    end = at;
+  }
+  rx->n[g] = expected;
+}
+
 guint
 vmi_anc_audio_rx_end_frame (VmiAncAudioRx * rx, guint expected,
     guint channels, gint32 * out, guint max, guint * concealed)
 {
   guint count = 0, g, i, c, lost = 0;
 
+  for (g = 0; g < 4; g++)
+    if (rx->sd[g])
+      sd_place_gaps (rx, g, expected);
   if (expected) {
     count = expected;
   } else {
@@ -860,12 +920,28 @@ vmi_anc_audio_rx_push_sd (VmiAncAudioRx * rx, const VmiAncSdAudio * a)
 {
   VmiAncAudioControl c = { 0 };
   VmiAncAudioData d = { 0 };
-  guint i;
+  guint i, g;
 
   c.group = a->group;
   c.active = (1u << a->channels) - 1;
   vmi_anc_audio_rx_push_control (rx, &c);
-  /* a data block number counts packets, not samples: not used for gaps */
+  g = a->group & 3;
+  rx->sd[g] = TRUE;
+  /* lost packets: remember where (sd_place_gaps() decides how many
+   * samples); a gap before the frame's first packet after a frame padded
+   * at its end is that frame's */
+  if (a->dbn != 0) {
+    guint missing = rx->sd_last[g] < 0 ? 0 :
+        (guint) (a->dbn - rx->sd_last[g] - 1 + 2 * 255) % 255;
+
+    if (missing > 0 && !(rx->n[g] == 0 && rx->sd_tail_padded[g])
+        && rx->sd_gaps[g] < RX_MAX_GAPS && rx->n[g] < RX_MAX_SAMPLES) {
+      rx->sd_gap_at[g][rx->sd_gaps[g]] = (guint16) rx->n[g];
+      rx->sd_gap_packets[g][rx->sd_gaps[g]] = (guint16) MIN (missing, 255);
+      rx->sd_gaps[g]++;
+    }
+    rx->sd_last[g] = a->dbn;
+  }
   d.group = a->group;
   for (i = 0; i < a->n; i++) {
     memcpy (d.samples, a->samples[i], sizeof (d.samples));

@@ -1383,6 +1383,125 @@ sd_audio_round_trip (const char *name, guint channels)
   g_free (out);
 }
 
+/* Each sample's line, in order (group 1), from a read without loss */
+typedef struct
+{
+  guint n;
+  guint16 line[2048];
+  guint8 arrived[626];          /* lines whose group 1 packet was read */
+} SdLines;
+
+static void
+sd_lines_cb (gpointer user, const VmiAncPacket * p)
+{
+  SdLines *l = user;
+  VmiAncSdAudio a;
+  guint i;
+
+  if (vmi_anc_sd_audio_parse (p, &a) != 0 || a.group != 0)
+    return;
+  l->arrived[p->line] = 1;
+  for (i = 0; i < a.n && l->n < 2048; i++)
+    l->line[l->n++] = (guint16) p->line;
+}
+
+/* ST 272 after loss: datagrams lost at a frame's end (the last line's
+ * packets), in its middle and at its start; the samples of every packet
+ * the reader could not read are silence at their own place, every other
+ * sample is where it was sent. */
+static void
+sd_audio_loss (const char *name, guint channels)
+{
+  const St2022Format *fmt = st2022_format_from_name (name);
+  St2022RasterWriter *rw;
+  guint8 *raster = blank_raster (fmt, &rw);
+  gsize stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_UYVP);
+  guint8 *pic = g_malloc0 (stride * fmt->height);
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  VmiAncAudioTx tx;
+  AudioCollect c = { 0 };
+  gint32 *in = g_new (gint32, 2048 * channels);
+  gint32 *out = g_new (gint32, 2048 * channels);
+  guint32 *map = g_new0 (guint32, (fmt->datagrams_per_frame + 31) / 32);
+  SdLines *full = g_new0 (SdLines, 1), *lossy = g_new0 (SdLines, 1);
+  /* the datagram holding the start of the last line's HANC */
+  guint last = (guint) (((gsize) (fmt->total_lines - 1) * fmt->line_bytes +
+          5) / ST2022_PAYLOAD_SIZE);
+  const gint drops[6][4] = { {-1}, {last, -1}, {400, 401, 402, -1}, {-1},
+  {0, -1}, {-1}
+  };
+  guint frame, i, n, got, concealed, silent, ch;
+  guint64 serial = 0;
+
+  c.rx = vmi_anc_audio_rx_new ();
+  c.line = fmt->total_lines;
+  vmi_anc_audio_tx_init (&tx);
+  for (frame = 0; frame < 6; frame++) {
+    VmiAncReadStats st = { 0 };
+
+    n = vmi_anc_audio_frame_samples (fmt, frame);
+    for (i = 0; i < n * channels; i++, serial++)
+      in[i] = (gint32) (((serial * 2654435761u) & 0xffffff) - 0x800000) &
+          ~0xf;
+    st2022_raster_writer_write (rw, raster, fmt->frame_bytes,
+        ST2022_PIXEL_UYVP, pic, stride);
+    vmi_anc_writer_begin (w, raster, fmt->frame_bytes);
+    fail_unless_equals_int (vmi_anc_sd_audio_tx_frame (&tx, w, in, n,
+            channels), 0);
+    vmi_anc_writer_end (w);
+
+    memset (map, 0, (fmt->datagrams_per_frame + 31) / 32 * 4);
+    for (i = 0; drops[frame][i] >= 0; i++)
+      map[drops[frame][i] / 32] |= 1u << (drops[frame][i] % 32);
+    memset (full, 0, sizeof (*full));
+    memset (lossy, 0, sizeof (*lossy));
+    vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, NULL, NULL,
+        sd_lines_cb, full);
+    fail_unless_equals_int (full->n, n);
+    vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, map, NULL,
+        sd_lines_cb, lossy);
+
+    vmi_anc_audio_rx_begin_frame (c.rx);
+    vmi_anc_read_frame (fmt, raster, fmt->frame_bytes, drops[frame][0] >= 0 ?
+        map : NULL, &st, sd_audio_cb, &c);
+    got = vmi_anc_audio_rx_end_frame (c.rx, drops[frame][0] >= 0 ? n : 0,
+        channels, out, 2048, &concealed);
+    fail_unless_equals_int (got, n);
+    silent = 0;
+    for (i = 0; i < n; i++) {
+      gboolean lost = !lossy->arrived[full->line[i]];
+
+      silent += lost;
+      for (ch = 0; ch < channels; ch++)
+        fail_unless_equals_int (out[i * channels + ch], lost ? 0 :
+            in[i * channels + ch]);
+    }
+    fail_unless_equals_int (concealed, silent);
+    /* each loss took some samples */
+    fail_unless ((silent > 0) == (drops[frame][0] >= 0), "%s frame %u: %u "
+        "samples lost", name, frame, silent);
+  }
+  vmi_anc_audio_rx_free (c.rx);
+  st2022_raster_writer_free (rw);
+  vmi_anc_writer_free (w);
+  g_free (raster);
+  g_free (pic);
+  g_free (in);
+  g_free (out);
+  g_free (map);
+  g_free (full);
+  g_free (lossy);
+}
+
+GST_START_TEST (test_sd_audio_loss)
+{
+  sd_audio_loss ("525i59.94", 2);
+  sd_audio_loss ("625i50", 6);
+  sd_audio_loss ("525i59.94", 16);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_sd_audio_raster)
 {
   sd_audio_round_trip ("525i59.94", 2);
@@ -1467,6 +1586,7 @@ anc_suite (void)
   tcase_add_test (tc, test_sd_raster_625);
   tcase_add_test (tc, test_sd_audio_packet);
   tcase_add_test (tc, test_sd_audio_raster);
+  tcase_add_test (tc, test_sd_audio_loss);
   tcase_add_test (tc, test_depacketizer_blank);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);

@@ -211,164 +211,6 @@ GST_START_TEST (test_wire_720p50)
 
 GST_END_TEST;
 
-/* ST 272 audio on the wire, decoded by the reference (ref_sd_audio(), no
- * gst/anc code): appsrc audio with known samples into st2022sink's audio
- * pad, each frame's samples back from the wire at 20 bits, in order, the
- * frame's count of the 1000/1001 sequence, AES3 block starts every 192
- * samples, data block numbers running on across frames, none on the lines
- * after the switching points. */
-static void
-check_sd_audio_wire (const RefFormat * f, guint channels, guint frames)
-{
-  static const guint s2997[5] = { 1602, 1601, 1602, 1601, 1602 };
-  guint16 port = net_test_port ();
-  int fd = ref_udp_bind ("127.0.0.1", port);
-  GstCaps *caps = net_format_caps (f, "UYVP", FALSE), *acaps;
-  GstVideoInfo info;
-  gsize ustride = f->width * 5 / 2, fb = ref_frame_bytes (f);
-  guint n = ref_datagrams (f), i, k, g, total = 0, at = 0;
-  guint8 *raster = g_malloc (fb), *pic = g_malloc0 (ustride * f->height);
-  guint8 buf[2048], last_dbn[4] = { 0 };
-  guint32 *in;
-  GRand *rand = g_rand_new_with_seed (port);
-  RefSdAudio *a = g_new0 (RefSdAudio, 1);
-  GstElement *pipeline, *src, *asrc;
-  GstStructure *stats;
-  GstBuffer *b;
-  gchar *desc;
-  guint skip[2] = { f->lines == 525 ? 11 : 7, f->lines == 525 ? 274 : 320 };
-
-  for (k = 0; k < frames; k++)
-    total += f->fps_d == 1001 ? s2997[k % 5] : 1920;
-  /* a frame more than the video needs, so no frame waits for audio */
-  in = g_new (guint32, (gsize) (total + 1920) * channels);
-  for (i = 0; i < (total + 1920) * channels; i++)
-    in[i] = g_rand_int (rand);
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink host=127.0.0.1 port=%u stats-interval=0 "
-      "appsrc name=asrc format=time ! sink.audio", port);
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  asrc = gst_bin_get_by_name (GST_BIN (pipeline), "asrc");
-  g_object_set (src, "caps", caps, NULL);
-  acaps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
-      "S32LE", "rate", G_TYPE_INT, 48000, "channels", G_TYPE_INT, channels,
-      "layout", G_TYPE_STRING, "interleaved", "channel-mask", GST_TYPE_BITMASK,
-      (guint64) (channels == 2 ? 0x3 : 0), NULL);
-  g_object_set (asrc, "caps", acaps, NULL);
-  gst_caps_unref (acaps);
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  b = gst_buffer_new_memdup (in, (gsize) (total + 1920) * channels * 4);
-  GST_BUFFER_PTS (b) = 0;
-  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (total + 1920, GST_SECOND,
-      48000);
-  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (asrc), b),
-      GST_FLOW_OK);
-  gst_app_src_end_of_stream (GST_APP_SRC (asrc));
-  for (k = 0; k < frames; k++) {
-    b = net_make_buffer (&info, f, pic);
-    GST_BUFFER_PTS (b) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
-        f->fps_n);
-    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
-        f->fps_n);
-    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), b),
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  stats = net_run_until_eos (pipeline, "sink", 30);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  fail_unless_equals_uint64 (net_stat (stats, "frames"), frames);
-  fail_unless_equals_uint64 (net_stat (stats, "audio-samples"), total);
-  fail_unless_equals_uint64 (net_stat (stats, "audio-silence-samples"), 0);
-  gst_structure_free (stats);
-
-  for (k = 0; k < frames; k++) {
-    guint want = f->fps_d == 1001 ? s2997[k % 5] : 1920, errors, line;
-    gchar *err = NULL;
-
-    for (i = 0; i < n; i++) {
-      ssize_t len = recv (fd, buf, sizeof (buf), MSG_DONTWAIT);
-
-      fail_unless_equals_int (len, REF_DATAGRAM);
-      memcpy (raster + (gsize) i * REF_PAYLOAD, buf + REF_HEADER,
-          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
-    }
-    fail_unless_equals_int (ref_check_raster (f, raster, NULL, NULL, &err),
-        0);
-    errors = ref_sd_audio (f, raster, a, &err);
-    fail_unless (errors == 0, "%s frame %u: %u ST 272 errors, first: %s",
-        f->name, k, errors, err);
-    for (g = 0; g < 4; g++) {
-      guint ch = MIN (4, channels > 4 * g ? channels - 4 * g : 0), j, c;
-
-      if (ch == 0) {
-        fail_unless_equals_int (a->packets[g], 0);
-        continue;
-      }
-      fail_unless_equals_int (a->channels[g], ch);
-      fail_unless_equals_int (a->n[g], want);
-      /* block numbers go on from the last frame's */
-      if (last_dbn[g])
-        fail_unless_equals_int (a->first_dbn[g], last_dbn[g] == 255 ? 1 :
-            last_dbn[g] + 1);
-      last_dbn[g] = a->last_dbn[g];
-      for (j = 0; j < want; j++) {
-        fail_unless_equals_int (a->z[g][j], (at + j) % 192 == 0);
-        for (c = 0; c < ch; c++)
-          fail_unless (a->pcm[g][j][c] == (in[(gsize) (at + j) * channels +
-                      4 * g + c] & 0xfffff000), "%s frame %u sample %u "
-              "channel %u: sent %08x, on the wire %08x", f->name, k, j,
-              4 * g + c, in[(gsize) (at + j) * channels + 4 * g + c],
-              a->pcm[g][j][c]);
-      }
-    }
-    /* one packet per group a line, but not after a switching point */
-    for (line = 1; line <= f->lines; line++)
-      fail_unless_equals_int (a->line_packets[line], line == skip[0]
-          || line == skip[1] ? 0 : (channels + 3) / 4);
-    at += want;
-    if (k == 0) {
-      /* the reference sees one audio bit flipped (line 1's first UDW,
-       * after EAV and the packet's 6 header words) */
-      guint8 *l1 = raster;
-
-      ref_put_word (l1, 10, ref_get_word (l1, 10) ^ 0x008);
-      fail_unless (ref_sd_audio (f, raster, a, NULL) > 0);
-    }
-  }
-  fail_unless (recv (fd, buf, sizeof (buf), MSG_DONTWAIT) < 0);
-
-  close (fd);
-  g_free (in);
-  g_free (a);
-  g_rand_free (rand);
-  gst_object_unref (src);
-  gst_object_unref (asrc);
-  gst_object_unref (pipeline);
-  gst_caps_unref (caps);
-  g_free (raster);
-  g_free (pic);
-}
-
-GST_START_TEST (test_wire_sd_audio_525i_2ch)
-{
-  /* six frames: the 1602/1601 sequence and its restart */
-  check_sd_audio_wire (&ref_525i, 2, 6);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_wire_sd_audio_625i_6ch)
-{
-  check_sd_audio_wire (&ref_625i, 6, 3);
-}
-
-GST_END_TEST;
-
 /* ---- sink -> src ---------------------------------------------------- */
 
 typedef struct
@@ -586,6 +428,273 @@ get_stats (GstElement * pipeline, const gchar * name)
   gst_object_unref (e);
   return s;
 }
+
+/* ST 272 audio on the wire, decoded by the reference (ref_sd_audio(), no
+ * gst/anc code): appsrc audio with known samples into st2022sink's audio
+ * pad, each frame's samples back from the wire at 20 bits, in order, the
+ * frame's count of the 1000/1001 sequence, AES3 block starts every 192
+ * samples, data block numbers running on across frames, none on the lines
+ * after the switching points.  With @drops (per frame, -1 terminated) the
+ * wire is then sent to st2022src without those datagrams: its audio is
+ * the samples sent, silence in place of those whose packet (or the HANC
+ * before it on its line) was in a lost datagram. */
+#define SD_LOSS_FRAMES 6
+static void
+check_sd_audio_wire (const RefFormat * f, guint channels, guint frames,
+    const gint (*drops)[4])
+{
+  static const guint s2997[5] = { 1602, 1601, 1602, 1601, 1602 };
+  guint16 port = net_test_port ();
+  int fd = ref_udp_bind ("127.0.0.1", port);
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE), *acaps;
+  GstVideoInfo info;
+  gsize ustride = f->width * 5 / 2, fb = ref_frame_bytes (f);
+  guint n = ref_datagrams (f), i, k, g, total = 0, at = 0;
+  guint8 *raster = g_malloc (fb), *pic = g_malloc0 (ustride * f->height);
+  guint8 buf[2048], last_dbn[4] = { 0 };
+  guint32 *in, *expect;
+  GPtrArray *wire = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  guint64 lost_samples = 0;
+  GRand *rand = g_rand_new_with_seed (port);
+  RefSdAudio *a = g_new0 (RefSdAudio, 1);
+  GstElement *pipeline, *src, *asrc;
+  GstStructure *stats;
+  GstBuffer *b;
+  gchar *desc;
+  guint skip[2] = { f->lines == 525 ? 11 : 7, f->lines == 525 ? 274 : 320 };
+
+  for (k = 0; k < frames; k++)
+    total += f->fps_d == 1001 ? s2997[k % 5] : 1920;
+  /* a frame more than the video needs, so no frame waits for audio */
+  in = g_new (guint32, (gsize) (total + 1920) * channels);
+  for (i = 0; i < (total + 1920) * channels; i++)
+    in[i] = g_rand_int (rand);
+  expect = g_new0 (guint32, (gsize) total * channels);
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink host=127.0.0.1 port=%u stats-interval=0 "
+      "appsrc name=asrc format=time ! sink.audio", port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  asrc = gst_bin_get_by_name (GST_BIN (pipeline), "asrc");
+  g_object_set (src, "caps", caps, NULL);
+  acaps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      "S32LE", "rate", G_TYPE_INT, 48000, "channels", G_TYPE_INT, channels,
+      "layout", G_TYPE_STRING, "interleaved", "channel-mask", GST_TYPE_BITMASK,
+      (guint64) (channels == 2 ? 0x3 : 0), NULL);
+  g_object_set (asrc, "caps", acaps, NULL);
+  gst_caps_unref (acaps);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  b = gst_buffer_new_memdup (in, (gsize) (total + 1920) * channels * 4);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (total + 1920, GST_SECOND,
+      48000);
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (asrc), b),
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (asrc));
+  for (k = 0; k < frames; k++) {
+    b = net_make_buffer (&info, f, pic);
+    GST_BUFFER_PTS (b) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
+        f->fps_n);
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), b),
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  stats = net_run_until_eos (pipeline, "sink", 30);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless_equals_uint64 (net_stat (stats, "frames"), frames);
+  fail_unless_equals_uint64 (net_stat (stats, "audio-samples"), total);
+  fail_unless_equals_uint64 (net_stat (stats, "audio-silence-samples"), 0);
+  gst_structure_free (stats);
+
+  for (k = 0; k < frames; k++) {
+    guint want = f->fps_d == 1001 ? s2997[k % 5] : 1920, errors, line;
+    gchar *err = NULL;
+
+    for (i = 0; i < n; i++) {
+      ssize_t len = recv (fd, buf, sizeof (buf), MSG_DONTWAIT);
+
+      fail_unless_equals_int (len, REF_DATAGRAM);
+      memcpy (raster + (gsize) i * REF_PAYLOAD, buf + REF_HEADER,
+          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
+      g_ptr_array_add (wire, g_bytes_new (buf, len));
+    }
+    fail_unless_equals_int (ref_check_raster (f, raster, NULL, NULL, &err),
+        0);
+    errors = ref_sd_audio (f, raster, a, &err);
+    fail_unless (errors == 0, "%s frame %u: %u ST 272 errors, first: %s",
+        f->name, k, errors, err);
+    for (g = 0; g < 4; g++) {
+      guint ch = MIN (4, channels > 4 * g ? channels - 4 * g : 0), j, c;
+
+      if (ch == 0) {
+        fail_unless_equals_int (a->packets[g], 0);
+        continue;
+      }
+      fail_unless_equals_int (a->channels[g], ch);
+      fail_unless_equals_int (a->n[g], want);
+      /* block numbers go on from the last frame's */
+      if (last_dbn[g])
+        fail_unless_equals_int (a->first_dbn[g], last_dbn[g] == 255 ? 1 :
+            last_dbn[g] + 1);
+      last_dbn[g] = a->last_dbn[g];
+      for (j = 0; j < want; j++) {
+        /* lost: a dropped datagram holds a byte of the line's HANC from
+         * its first word (after EAV) to this packet's last */
+        guint sl = a->line[g][j], d;
+        gsize b0 = (sl - 1) * ref_line_bytes (f) + 5;
+        gsize b1 = (sl - 1) * ref_line_bytes (f) +
+            (a->end_word[g][sl] * 10 + 9) / 8;
+        gboolean lost = FALSE;
+
+        for (d = 0; drops && k < SD_LOSS_FRAMES && drops[k][d] >= 0; d++)
+          lost |= b0 < (gsize) (drops[k][d] + 1) * REF_PAYLOAD
+              && b1 >= (gsize) drops[k][d] * REF_PAYLOAD;
+        lost_samples += lost && g == 0;
+        for (c = 0; c < ch; c++)
+          expect[(gsize) (at + j) * channels + 4 * g + c] = lost ? 0 :
+              in[(gsize) (at + j) * channels + 4 * g + c] & 0xfffff000;
+        fail_unless_equals_int (a->z[g][j], (at + j) % 192 == 0);
+        for (c = 0; c < ch; c++)
+          fail_unless (a->pcm[g][j][c] == (in[(gsize) (at + j) * channels +
+                      4 * g + c] & 0xfffff000), "%s frame %u sample %u "
+              "channel %u: sent %08x, on the wire %08x", f->name, k, j,
+              4 * g + c, in[(gsize) (at + j) * channels + 4 * g + c],
+              a->pcm[g][j][c]);
+      }
+    }
+    /* one packet per group a line, but not after a switching point */
+    for (line = 1; line <= f->lines; line++)
+      fail_unless_equals_int (a->line_packets[line], line == skip[0]
+          || line == skip[1] ? 0 : (channels + 3) / 4);
+    at += want;
+    if (k == 0) {
+      /* the reference sees one audio bit flipped (line 1's first UDW,
+       * after EAV and the packet's 6 header words) */
+      guint8 *l1 = raster;
+
+      ref_put_word (l1, 10, ref_get_word (l1, 10) ^ 0x008);
+      fail_unless (ref_sd_audio (f, raster, a, NULL) > 0);
+    }
+  }
+  fail_unless (recv (fd, buf, sizeof (buf), MSG_DONTWAIT) < 0);
+
+  if (drops) {
+    GstElement *rx;
+    GstSample *smp;
+    GByteArray *got = g_byte_array_new ();
+    int sfd = ref_udp_sender ();
+    guint16 rport = net_test_port ();
+    guint sent = 0, corrupted = 0;
+    const guint32 *o;
+
+    desc = g_strdup_printf ("st2022src name=src address=127.0.0.1 port=%u "
+        "stats-interval=0 ! appsink name=v sync=false "
+        "src.audio ! queue ! appsink name=a sync=false", rport);
+    rx = gst_parse_launch (desc, NULL);
+    g_free (desc);
+    fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    for (i = 0; i < wire->len; i++) {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (wire->pdata[i], &len);
+      gboolean dropped = FALSE;
+      guint x;
+
+      for (x = 0; i / n < SD_LOSS_FRAMES && drops[i / n][x] >= 0; x++)
+        dropped |= (guint) drops[i / n][x] == i % n;
+      if (!dropped) {
+        ref_udp_sendto (sfd, "127.0.0.1", rport, d, len);
+        sent++;
+      }
+      /* a little breathing room so a loaded machine keeps up */
+      if (i % 256 == 255)
+        g_usleep (1000);
+    }
+    close (sfd);
+    /* every sample the frames carried, or 30 s */
+    {
+      GstElement *as = gst_bin_get_by_name (GST_BIN (rx), "a");
+      gint64 end = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+
+      while (got->len < (gsize) total * channels * 4
+          && g_get_monotonic_time () < end)
+        if ((smp = gst_app_sink_try_pull_sample (GST_APP_SINK (as),
+                    100 * GST_MSECOND))) {
+          append_sample (got, smp, &corrupted);
+          gst_sample_unref (smp);
+        }
+      gst_object_unref (as);
+    }
+    stats = get_stats (rx, "src");
+    gst_element_set_state (rx, GST_STATE_NULL);
+    gst_object_unref (rx);
+
+    fail_unless_equals_uint64 (net_stat (stats, "packets-lost"),
+        wire->len - sent);
+    fail_unless_equals_uint64 (net_stat (stats, "frames"), frames);
+    fail_unless_equals_uint64 (net_stat (stats, "audio-concealed-samples"),
+        lost_samples);
+    fail_unless (lost_samples > 0);
+    fail_unless_equals_uint64 (got->len, (guint64) total * channels * 4);
+    o = (const guint32 *) got->data;
+    for (i = 0; i < total * channels; i++)
+      fail_unless (GUINT32_FROM_LE (o[i]) == expect[i], "%s sample %u "
+          "channel %u: expected %08x (%s), got %08x", f->name, i / channels,
+          i % channels, expect[i], expect[i] ? "sent" : "lost: silence",
+          GUINT32_FROM_LE (o[i]));
+    gst_structure_free (stats);
+    g_byte_array_unref (got);
+  }
+
+  close (fd);
+  g_free (in);
+  g_free (expect);
+  g_ptr_array_unref (wire);
+  g_free (a);
+  g_rand_free (rand);
+  gst_object_unref (src);
+  gst_object_unref (asrc);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+  g_free (raster);
+  g_free (pic);
+}
+
+GST_START_TEST (test_wire_sd_audio_525i_2ch)
+{
+  /* six frames: the 1602/1601 sequence and its restart */
+  check_sd_audio_wire (&ref_525i, 2, 6, NULL);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_sd_audio_625i_6ch)
+{
+  check_sd_audio_wire (&ref_625i, 6, 3, NULL);
+}
+
+GST_END_TEST;
+
+/* Datagrams lost at a frame's end (the one holding the last line's HANC:
+ * 816 on 525), in its middle (400-402) and at its start (0): the source's
+ * audio has silence exactly where the lost packets' samples were. */
+GST_START_TEST (test_sd_audio_loss_525i)
+{
+  const gint drops[SD_LOSS_FRAMES][4] = { {-1}, {816, -1}, {400, 401, 402,
+          -1}, {-1}, {0, -1}, {-1}
+  };
+
+  check_sd_audio_wire (&ref_525i, 2, SD_LOSS_FRAMES, drops);
+}
+
+GST_END_TEST;
 
 /* Runs sender and receiver for @frames frames of @fmt; with @channels > 0
  * audiotestsrc feeds the sink's audio pad, its output is captured before
@@ -1120,6 +1229,7 @@ anc_wire_suite (void)
   tcase_add_test (tc, test_wire_625i);
   tcase_add_test (tc, test_wire_sd_audio_525i_2ch);
   tcase_add_test (tc, test_wire_sd_audio_625i_6ch);
+  tcase_add_test (tc, test_sd_audio_loss_525i);
   tcase_add_test (tc, test_payload_id_525i);
   tcase_add_test (tc, test_payload_id_625i);
   tcase_add_test (tc, test_timecode_round_trip);

@@ -447,6 +447,7 @@ ref_sd_audio (const RefFormat * f, const guint8 * raster, RefSdAudio * out,
       }
       g = (0xff - did) / 2;
       out->line_packets[line]++;
+      out->end_word[g][line] = (guint16) (i + n - 1);
       if (out->first_dbn[g] == 0)
         out->first_dbn[g] = dbn;
       else if (dbn != (out->last_dbn[g] == 255 ? 1u : out->last_dbn[g] + 1u))
@@ -499,6 +500,7 @@ ref_sd_audio (const RefFormat * f, const guint8 * raster, RefSdAudio * out,
         if (ch == 0) {
           out->z[g][sn] = x[0] & 1;
           out->c[g][sn] = (x[2] >> 7) & 1;
+          out->line[g][sn] = (guint16) line;
         }
       }
       i += n;

@@ -104,6 +104,8 @@ typedef struct
   guint packets[4];
   guint8 first_dbn[4], last_dbn[4];     /* data block numbers, 0: none */
   guint16 line_packets[626];    /* audio packets on each line */
+  guint16 line[4][REF_SD_AUDIO_MAX];    /* each sample's line */
+  guint16 end_word[4][626];     /* last word of group g's packet on a line */
 } RefSdAudio;
 
 /* Fills @out (zeroed first); returns the errors: packets that are not ST
