@@ -1669,12 +1669,19 @@ gst_st2022_src_negotiate (GstBaseSrc * bsrc)
 static GstCaps *
 gst_st2022_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
 {
+  GstSt2022Src *self = GST_ST2022_SRC (bsrc);
+
   /* the format list's first entry that downstream kept: UYVP unless
    * downstream only takes v210 */
   caps = gst_caps_truncate (caps);
   caps = gst_caps_make_writable (caps);
   gst_structure_fixate_field_string (gst_caps_get_structure (caps, 0),
       "format", "UYVP");
+  /* PsF has no field order, but a peer that also takes 1080i at that size
+   * and rate (st2022sink) lends the intersection 1080i's */
+  if (self->stream_fmt != NULL && self->stream_fmt->psf)
+    gst_structure_remove_field (gst_caps_get_structure (caps, 0),
+        "field-order");
   return GST_BASE_SRC_CLASS (parent_class)->fixate (bsrc, caps);
 }
 

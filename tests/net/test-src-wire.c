@@ -9,6 +9,8 @@
 
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "../../gst/net/gstst2022meta.h"
 
@@ -256,6 +258,83 @@ GST_END_TEST;
 GST_START_TEST (test_src_1080psf25_uyvp)
 {
   check_src_exact (&ref_1080psf25, "UYVP", 310, 2);
+}
+
+GST_END_TEST;
+
+/* A gateway `st2022src ! st2022sink psf=true`: 1080PsF25 in (caps those of
+ * 1080i50 without field-order), 1080PsF25 out, each picture bit-exact as
+ * the reference decodes the gateway's wire */
+GST_START_TEST (test_gateway_keeps_psf25)
+{
+  const RefFormat *f = &ref_1080psf25;
+  const guint N = 3;
+  guint16 in_port = net_test_port (), out_port = net_test_port ();
+  int fd = ref_udp_bind ("127.0.0.1", out_port);
+  guint8 **pics = net_make_pictures (f, N + 1, in_port);
+  guint8 **rasters = build_rasters (f, pics, N + 1);
+  guint n = ref_datagrams (f), i, out;
+  gint last_k = -1;
+  gsize fb = ref_frame_bytes (f), ustride = f->width * 5 / 2;
+  guint8 *raster = g_malloc (fb), *prev = g_malloc (fb);
+  guint8 *pic = g_malloc (ustride * f->height), buf[2048];
+  struct timeval tv = { 10, 0 };
+  GstElement *gw;
+  Encoder e;
+  gchar *desc = g_strdup_printf ("st2022src port=%u stats-interval=0 ! "
+      "st2022sink host=127.0.0.1 port=%u psf=true pacing=none sync=false "
+      "stats-interval=0", in_port, out_port);
+
+  gw = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (gw != NULL);
+  fail_unless (gst_element_set_state (gw, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  encoder_init (&e, f, in_port, 1000, 0, 0x1234);
+  for (i = 0; i <= N; i++)
+    encoder_send_raster (&e, rasters[i], NULL);
+  net_free_pictures (rasters, N + 1);
+
+  /* a bound on each wait, not a measurement */
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof (tv));
+  for (out = 0; out < N; out++) {
+    gchar *err = NULL;
+    guint errors, k;
+
+    for (i = 0; i < n; i++) {
+      ssize_t len = recv (fd, buf, sizeof (buf), 0);
+
+      fail_unless_equals_int (len, REF_DATAGRAM);
+      /* FRAME 0x22, FRATE 0x18: 1080PsF25, not 1080i50 */
+      fail_unless_equals_int ((buf[16] & 0xf) << 4 | buf[17] >> 4, 0x22);
+      fail_unless_equals_int ((buf[17] & 0xf) << 4 | buf[18] >> 4, 0x18);
+      fail_unless_equals_int (!!(buf[1] & 0x80), i == n - 1);
+      memcpy (raster + (gsize) i * REF_PAYLOAD, buf + REF_HEADER,
+          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
+    }
+    errors = ref_check_raster (f, raster, out ? prev : NULL, pic, &err);
+    fail_unless (errors == 0, "gateway frame %u: %u raster errors, first: "
+        "%s", out, errors, err);
+    /* the frames in order: the first one, or the next if the gateway
+     * joined mid-frame */
+    for (k = 0; k <= N; k++)
+      if (memcmp (pic, pics[k], ustride * f->height) == 0)
+        break;
+    fail_unless (k <= N, "gateway frame %u is none of the pictures sent",
+        out);
+    fail_unless (last_k < 0 ? k <= 1 : (gint) k == last_k + 1);
+    last_k = (gint) k;
+    memcpy (prev, raster, fb);
+  }
+
+  gst_element_set_state (gw, GST_STATE_NULL);
+  gst_object_unref (gw);
+  encoder_clear (&e);
+  net_free_pictures (pics, N + 1);
+  g_free (raster);
+  g_free (prev);
+  g_free (pic);
+  close (fd);
 }
 
 GST_END_TEST;
@@ -667,6 +746,7 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_720p25_uyvp);
   tcase_add_test (tc, test_src_720p2997_v210);
   tcase_add_test (tc, test_src_1080psf25_uyvp);
+  tcase_add_test (tc, test_gateway_keeps_psf25);
   tcase_add_test (tc, test_src_1080psf2997_v210);
   tcase_add_test (tc, test_src_2048p4795_uyvp);
   tcase_add_test (tc, test_src_2048psf24_v210);
