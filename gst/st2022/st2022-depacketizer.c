@@ -19,6 +19,7 @@
 #include "st2022-private.h"
 #include "st2022-lock.h"
 
+
 typedef struct
 {
   gboolean active;
@@ -50,6 +51,10 @@ struct _St2022Depacketizer
   guint n;                      /* datagrams per frame */
   guint map_words;
   gsize v210_stride;            /* v210 target: bytes of a row */
+  /* the SDI line (1-based) the last datagram began in and its first
+   * byte: the next datagram begins in it or the next line */
+  guint span_line;
+  gsize span_line_start;
 
   /* sequence extension, relative to the highest seq seen */
   gboolean have_seq;
@@ -73,6 +78,11 @@ struct _St2022Depacketizer
   gboolean provisional;
   gint64 anchor;                /* extended seq of frame 0's datagram 0 */
   guint8 anchor_frcount;
+  /* the frame the last mapped datagram fell in: its number and the
+   * extended seq of its datagram 0, so that mapping the next datagram
+   * (same frame or the next) takes a compare and a subtraction instead of
+   * two 64-bit divisions */
+  gint64 map_k, map_start;
   gint64 last_k;                /* highest frame number created */
 
   Slot slot[2];                 /* slot[0] is the older when both active */
@@ -92,6 +102,38 @@ struct _St2022Depacketizer
 
 #define BIT_TEST(m, i) ((m)[(i) >> 5] & (1u << ((i) & 31)))
 #define BIT_SET(m, i) ((m)[(i) >> 5] |= (1u << ((i) & 31)))
+
+/* Frame number and index of the datagram @rel (>= 0) datagrams after the
+ * anchor: rel / n and rel % n, from the frame mapped last when @rel lies
+ * in it or the next one (every datagram but the first of a resync) */
+static inline gint64
+map_rel (St2022Depacketizer * d, gint64 rel, guint * idx)
+{
+  gint64 off = rel - d->map_start;
+
+  if (G_LIKELY ((guint64) off < d->n)) {
+    *idx = (guint) off;
+    return d->map_k;
+  }
+  if (G_LIKELY ((guint64) (off - d->n) < d->n)) {
+    d->map_k++;
+    d->map_start += d->n;
+    *idx = (guint) (off - d->n);
+    return d->map_k;
+  }
+  d->map_k = rel / d->n;
+  d->map_start = d->map_k * d->n;
+  *idx = (guint) (rel - d->map_start);
+  return d->map_k;
+}
+
+/* a new anchor: the cache starts over at frame 0 */
+static inline void
+map_reset (St2022Depacketizer * d)
+{
+  d->map_k = 0;
+  d->map_start = 0;
+}
 
 St2022Depacketizer *
 st2022_depacketizer_new (const St2022DepacketizerCallbacks * callbacks,
@@ -274,6 +316,8 @@ set_format (St2022Depacketizer * d, const St2022Format * fmt)
   d->slot[0].edge = g_try_malloc0 ((gsize) d->n * 16);
   d->slot[1].edge = g_try_malloc0 ((gsize) d->n * 16);
   d->v210_stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_V210);
+  d->span_line = 1;
+  d->span_line_start = 0;
   if (!d->slot[0].received || !d->slot[1].received
       || !d->done_map || !d->missing || !d->slot[0].edge || !d->slot[1].edge) {
     free_format_state (d);
@@ -355,6 +399,54 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
   return s;
 }
 
+/* st2022_datagram_spans_full() for datagram @idx, finding its first line
+ * from the previous datagram's (one line holds more than a datagram, so
+ * in order arrival needs no division) */
+static int
+datagram_spans (St2022Depacketizer * d, guint idx, St2022Span spans[2],
+    guint src[2])
+{
+  const St2022Format *fmt = d->fmt;
+  gsize b0 = (gsize) idx * ST2022_PAYLOAD_SIZE;
+  gsize b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
+  gsize line_start;
+  guint line;
+  int n = 0;
+
+  if (G_UNLIKELY (b0 < d->span_line_start
+          || b0 - d->span_line_start >= fmt->line_bytes)) {
+    if (b0 >= d->span_line_start + fmt->line_bytes
+        && b0 - d->span_line_start - fmt->line_bytes < fmt->line_bytes) {
+      d->span_line++;
+      d->span_line_start += fmt->line_bytes;
+    } else {
+      d->span_line = (guint) (b0 / fmt->line_bytes) + 1;
+      d->span_line_start = (gsize) (d->span_line - 1) * fmt->line_bytes;
+    }
+  }
+  for (line = d->span_line, line_start = d->span_line_start;
+      line <= fmt->total_lines && line_start < b1;
+      line++, line_start += fmt->line_bytes) {
+    gsize a0, a1, s, e;
+    gint row = st2022_format_line_to_row (fmt, line);
+
+    if (row < 0)
+      continue;
+    a0 = line_start + fmt->active_offset;
+    a1 = a0 + fmt->active_bytes;
+    s = MAX (a0, b0);
+    e = MIN (a1, b1);
+    if (s >= e)
+      continue;
+    spans[n].row = (guint) row;
+    spans[n].offset = (guint) (s - a0);
+    spans[n].length = (guint) (e - s);
+    src[n] = (guint) (s - b0);
+    n++;
+  }
+  return n;
+}
+
 /* With a blanking buffer, the rest of datagram @idx (what lies between
  * its @n picture spans) into it */
 static void
@@ -389,7 +481,7 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   guint src[2];
   int n, k;
 
-  n = st2022_datagram_spans_full (d->fmt, idx, spans, src);
+  n = datagram_spans (d, idx, spans, src);
   for (k = 0; k < n; k++)
     memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
         payload + src[k], spans[k].length);
@@ -442,7 +534,7 @@ copy_to_v210 (St2022Depacketizer * d, Slot * s, guint idx,
   guint src[2];
   int n, k;
 
-  n = st2022_datagram_spans_full (d->fmt, idx, spans, src);
+  n = datagram_spans (d, idx, spans, src);
   for (k = 0; k < n; k++) {
     guint row = spans[k].row, off = spans[k].offset;
     guint e = off + spans[k].length, j = off / 15, jw;
@@ -590,6 +682,7 @@ again:
     if (!hunt (d, h, ext))
       goto discard;
     d->synced = TRUE;
+    map_reset (d);
     d->last_k = -1;
     d->have_done = FALSE;
   }
@@ -599,8 +692,7 @@ again:
     /* before the first frame we assemble */
     goto discard;
   }
-  k = rel / d->n;
-  idx = (guint) (rel % d->n);
+  k = map_rel (d, rel, &idx);
 
   if ((guint8) (d->anchor_frcount + k) != h->frcount
       || (h->marker && idx != d->n - 1) || k > d->last_k + 256) {
@@ -746,7 +838,8 @@ st2022_depacketizer_get_format (St2022Depacketizer * d)
 gboolean
 st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
 {
-  gint64 ext, rel;
+  gint64 ext, rel, k;
+  guint idx;
 
   if (d == NULL || h == NULL || !d->synced || h->format != d->fmt
       || h->ssrc != d->ssrc)
@@ -754,14 +847,18 @@ st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
   /* forward only: a jump ahead of up to half the sequence space */
   ext = d->ext_high + (guint16) (h->seq - (guint16) d->ext_high);
   rel = ext - d->anchor;
-  return rel >= 0 && (guint8) (d->anchor_frcount + rel / d->n) == h->frcount
-      && rel / d->n <= d->last_k + 256;
+  if (rel < 0)
+    return FALSE;
+  k = map_rel (d, rel, &idx);
+  return (guint8) (d->anchor_frcount + k) == h->frcount
+      && k <= d->last_k + 256;
 }
 
 gboolean
 st2022_depacketizer_fits (St2022Depacketizer * d, const St2022Header * h)
 {
   gint64 ext, rel, k;
+  guint idx;
 
   if (d == NULL || h == NULL || !d->synced || d->provisional
       || h->format != d->fmt || h->ssrc != d->ssrc)
@@ -771,7 +868,7 @@ st2022_depacketizer_fits (St2022Depacketizer * d, const St2022Header * h)
   rel = ext - d->anchor;
   if (rel < 0)
     return TRUE;                /* before the first frame: discarded anyway */
-  k = rel / d->n;
+  k = map_rel (d, rel, &idx);
   return (guint8) (d->anchor_frcount + k) == h->frcount
-      && (!h->marker || rel % d->n == d->n - 1) && k <= d->last_k + 256;
+      && (!h->marker || idx == d->n - 1) && k <= d->last_k + 256;
 }
