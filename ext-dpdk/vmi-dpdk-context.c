@@ -266,7 +266,7 @@ driver_takes_chains (const gchar * driver)
 }
 
 static gboolean
-port_configure (VmiDpdkPort * p, GError ** error)
+port_configure (VmiDpdkPort * p, guint rx_mbufs, GError ** error)
 {
   struct rte_eth_conf conf;
   struct rte_eth_dev_info info;
@@ -297,7 +297,11 @@ port_configure (VmiDpdkPort * p, GError ** error)
   p->rx_desc = nrx;
   p->tx_desc = ntx;
 
-  if (!(p->rx_pool = pool_get ("rx", p->id, RX_POOL_SIZE, 0,
+  /* a replay (net_pcap infinite_rx) holds all its frames in mbufs of this
+   * pool from the start: a shared receive engine's replay of many streams
+   * needs more (st2022src dpdk-rx-mbufs) */
+  if (!(p->rx_pool = pool_get ("rx", p->id, rx_mbufs ? rx_mbufs :
+              RX_POOL_SIZE, 0,
               RTE_MBUF_DEFAULT_BUF_SIZE, error)))
     return FALSE;
   if (!(p->hdr_pool = pool_get ("hdr", p->id, TX_POOL_SIZE, 0,
@@ -331,7 +335,8 @@ failed:
 
 VmiDpdkPort *
 vmi_dpdk_port_acquire (gint index, const gchar * name,
-    VmiTransportDirection dir, gchar ** warning, GError ** error)
+    VmiTransportDirection dir, guint rx_mbufs, gchar ** warning,
+    GError ** error)
 {
   VmiDpdkPort *p;
   guint16 id;
@@ -360,7 +365,7 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
   }
   if (dir == VMI_TRANSPORT_DIR_SEND ? p->tx_used : p->rx_used)
     goto busy;
-  if (!p->configured && !port_configure (p, error))
+  if (!p->configured && !port_configure (p, rx_mbufs, error))
     goto error;
 
   first = !p->tx_used && !p->rx_used;

@@ -80,9 +80,12 @@ void vmi_dpdk_context_release (void);
  * PCI address) when not NULL/empty, else by index @index. Configures and
  * starts it when nobody uses it yet. Fails with VMI_TRANSPORT_ERROR_BUSY
  * when another element of the process uses that direction of the port.
- * Needs a context reference. *@warning: advice (link down, ...). */
+ * Needs a context reference. *@warning: advice (link down, ...).
+ * @rx_mbufs: the receive pool's size when this call configures the port
+ * (0: the default, 8191). */
 VmiDpdkPort *vmi_dpdk_port_acquire (gint index, const gchar * name,
-    VmiTransportDirection dir, gchar ** warning, GError ** error);
+    VmiTransportDirection dir, guint rx_mbufs, gchar ** warning,
+    GError ** error);
 void vmi_dpdk_port_release (VmiDpdkPort * port, VmiTransportDirection dir);
 
 /* Sends one control frame (ARP, IGMP) of @len bytes; from any thread. */

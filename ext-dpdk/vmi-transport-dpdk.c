@@ -32,6 +32,8 @@
 #include "vmi-dpdk.h"
 #include "net/vmi-transport-private.h"
 #include "net/vmi-rawnet.h"
+#include "net/vmi-rx-demux.h"
+#include "net/vmi-rx-engine.h"
 #include "pacing/vmi-gap-frame.h"
 
 #include <arpa/inet.h>
@@ -66,6 +68,15 @@
 #define ARP_TRIES 10
 #define ARP_INTERVAL_MS 300
 
+/* One stream received: what classifies its frames, and its IGMP state */
+typedef struct
+{
+  gboolean used;
+  VmiRawnetFilter filter;
+  gboolean joined;
+  guint32 local_ip;
+} RxStream;
+
 typedef struct
 {
   VmiTransport parent;
@@ -85,10 +96,11 @@ typedef struct
   gboolean iova_va;
   guint64 tx_gap_frames, tx_gap_bytes;
 
-  /* RX */
-  VmiRawnetFilter filter;
-  gboolean joined;
-  guint32 local_ip;
+  /* RX: the one stream, or (demux) the streams added, by id */
+  RxStream rx1;
+  gboolean demux;
+  RxStream *streams;
+  VmiRxDemux table;
   struct rte_mbuf *held[RX_MAX];        /* handed out by the last call */
   guint n_held;
   guint8 *scratch;              /* chained mbufs, linearized */
@@ -278,35 +290,36 @@ bad_mac:
 }
 
 static void
-send_igmp (VmiTransportDpdk * d, gboolean join, gboolean state)
+send_igmp (VmiTransportDpdk * d, const RxStream * s, gboolean join,
+    gboolean state)
 {
   guint8 buf[VMI_RAWNET_CTRL_FRAME_MAX];
   gsize len;
 
   if (state)
     len = vmi_rawnet_build_igmpv3_state_report (buf, sizeof (buf),
-        d->port->mac.addr_bytes, d->local_ip, d->filter.group,
-        d->filter.source);
+        d->port->mac.addr_bytes, s->local_ip, s->filter.group,
+        s->filter.source);
   else
     len = vmi_rawnet_build_igmpv3_report (buf, sizeof (buf),
-        d->port->mac.addr_bytes, d->local_ip, d->filter.group,
-        d->filter.source, join);
+        d->port->mac.addr_bytes, s->local_ip, s->filter.group,
+        s->filter.source, join);
   if (len > 0)
     vmi_dpdk_port_send_ctrl (d->port, buf, len);
 }
 
+/* The filter (and multicast join) of the stream @cfg names */
 static gboolean
-open_receive (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
-    GError ** error)
+stream_open (VmiTransportDpdk * d, RxStream * rs,
+    const VmiTransportConfig * cfg, GError ** error)
 {
-  VmiRawnetFilter *f = &d->filter;
+  VmiRawnetFilter *f = &rs->filter;
   guint32 addr = 0;
-  struct rte_eth_stats st;
 
+  memset (rs, 0, sizeof (*rs));
   if (cfg->address && *cfg->address
       && !parse_ipv4 ("address", cfg->address, &addr, error))
     return FALSE;
-  memset (f, 0, sizeof (*f));
   f->port = cfg->port;
   if (cfg->source_address && *cfg->source_address
       && !parse_ipv4 ("source-address", cfg->source_address, &f->source,
@@ -318,16 +331,42 @@ open_receive (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
     rte_eth_allmulticast_enable (d->port->id);
   } else {
     f->local_ip = addr;
-    d->local_ip = addr;
+    rs->local_ip = addr;
   }
+  rs->used = TRUE;
+  if (f->group) {
+    send_igmp (d, rs, TRUE, FALSE);
+    rs->joined = TRUE;
+  }
+  return TRUE;
+}
+
+static void
+stream_close (VmiTransportDpdk * d, RxStream * rs)
+{
+  if (rs->joined)
+    send_igmp (d, rs, FALSE, FALSE);
+  rs->joined = FALSE;
+  rs->used = FALSE;
+}
+
+static gboolean
+open_receive (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
+    GError ** error)
+{
+  struct rte_eth_stats st;
+
   d->scratch = g_malloc ((gsize) RX_MAX * RX_SCRATCH);
   if (rte_eth_stats_get (d->port->id, &st) == 0)
     d->drop_base = st.imissed + st.rx_nombuf;
-  if (f->group) {
-    send_igmp (d, TRUE, FALSE);
-    d->joined = TRUE;
+  if (cfg->demux) {
+    /* a shared receive engine's port: the streams come with add_stream */
+    d->demux = TRUE;
+    d->streams = g_new0 (RxStream, VMI_RX_ENGINE_MAX_STREAMS);
+    vmi_rx_demux_init (&d->table);
+    return TRUE;
   }
-  return TRUE;
+  return stream_open (d, &d->rx1, cfg, error);
 }
 
 static VmiTransport *
@@ -345,7 +384,7 @@ vmi_transport_dpdk_open (const VmiTransportConfig * cfg, GError ** error)
   d->hz = rte_get_timer_hz ();
   /* `iface` names the port when set ("net_ring0", "0000:01:00.0") */
   d->port = vmi_dpdk_port_acquire (cfg->dpdk_port, cfg->iface, cfg->direction,
-      &w, error);
+      cfg->rx_mbufs, &w, error);
   if (d->port == NULL)
     goto error;
   append_warning (d, w);
@@ -398,8 +437,14 @@ vmi_transport_dpdk_close (VmiTransport * t)
   if (d->n_held)
     rte_pktmbuf_free_bulk (d->held, d->n_held);
   d->n_held = 0;
-  if (d->joined)
-    send_igmp (d, FALSE, FALSE);
+  if (d->streams) {
+    guint i;
+
+    for (i = 0; i < VMI_RX_ENGINE_MAX_STREAMS; i++)
+      stream_close (d, &d->streams[i]);
+    g_free (d->streams);
+  }
+  stream_close (d, &d->rx1);
   if (d->port)
     vmi_dpdk_port_release (d->port, d->dir);
   if (d->have_ctx)
@@ -697,21 +742,67 @@ too_big:
 /* --- RX ----------------------------------------------------------------- */
 
 static void
-answer (VmiTransportDpdk * d, VmiRawnetRxKind kind, const guint8 * frame,
-    gsize len, const guint8 * msg, gsize msg_len)
+answer (VmiTransportDpdk * d, const RxStream * rs, VmiRawnetRxKind kind,
+    const guint8 * frame, gsize len, const guint8 * msg, gsize msg_len)
 {
   guint8 buf[VMI_RAWNET_CTRL_FRAME_MAX];
   gsize out;
 
-  if (kind == VMI_RAWNET_RX_ARP_REQUEST && d->local_ip) {
+  if (kind == VMI_RAWNET_RX_ARP_REQUEST && rs->local_ip) {
     out = vmi_rawnet_build_arp_reply (buf, sizeof (buf), frame, len,
-        d->port->mac.addr_bytes, d->local_ip);
+        d->port->mac.addr_bytes, rs->local_ip);
     if (out)
       vmi_dpdk_port_send_ctrl (d->port, buf, out);
-  } else if (kind == VMI_RAWNET_RX_IGMP_QUERY && d->joined) {
+  } else if (kind == VMI_RAWNET_RX_IGMP_QUERY && rs->joined) {
     guint32 g = vmi_rawnet_igmp_query_group (msg, msg_len);
-    if (g == 0 || g == d->filter.group)
-      send_igmp (d, TRUE, TRUE);
+    if (g == 0 || g == rs->filter.group)
+      send_igmp (d, rs, TRUE, TRUE);
+  }
+}
+
+/* Demux: the stream a frame is for, by its IPv4 destination and UDP
+ * destination port (read in place, checked by the stream's filter after),
+ * or VMI_RX_DEMUX_NONE */
+static inline guint
+demux_stream (VmiTransportDpdk * d, const guint8 * frame, gsize len)
+{
+  guint ihl;
+
+  if (G_UNLIKELY (len < VMI_RAWNET_ETH_HDR_LEN + 20 + 8)
+      || frame[12] != 0x08 || frame[13] != 0x00 || frame[23] != 17)
+    return VMI_RX_DEMUX_NONE;
+  ihl = (frame[14] & 0xf) * 4;
+  if (G_UNLIKELY (len < VMI_RAWNET_ETH_HDR_LEN + ihl + 8))
+    return VMI_RX_DEMUX_NONE;
+  return vmi_rx_demux_lookup (&d->table, *(const guint32 *) (gconstpointer)
+      (frame + 30), (guint16) (frame[VMI_RAWNET_ETH_HDR_LEN + ihl + 2] << 8 |
+          frame[VMI_RAWNET_ETH_HDR_LEN + ihl + 3]));
+}
+
+/* Demux: a frame no stream took (ARP, IGMP, strays): the answers each
+ * stream owes */
+static void
+demux_control (VmiTransportDpdk * d, const guint8 * frame, gsize len)
+{
+  guint i;
+
+  /* only ARP and IGMP ask for answers */
+  if (len < VMI_RAWNET_ETH_HDR_LEN + 20 || frame[12] != 0x08
+      || (frame[13] != 0x06 && (frame[13] != 0x00 || frame[23] != 2)))
+    return;
+  for (i = 0; i < VMI_RX_ENGINE_MAX_STREAMS; i++) {
+    const RxStream *rs = &d->streams[i];
+    const guint8 *payload;
+    gsize plen;
+    guint32 src;
+    VmiRawnetRxKind kind;
+
+    if (!rs->used)
+      continue;
+    kind = vmi_rawnet_classify (frame, len, &rs->filter, &payload, &plen,
+        &src);
+    if (kind == VMI_RAWNET_RX_ARP_REQUEST || kind == VMI_RAWNET_RX_IGMP_QUERY)
+      answer (d, rs, kind, frame, len, payload, plen);
   }
 }
 
@@ -764,18 +855,40 @@ vmi_transport_dpdk_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
             d->scratch + (gsize) got * RX_SCRATCH);
       else
         frame = NULL;
-      kind = frame ? vmi_rawnet_classify (frame, m->pkt_len, &d->filter,
+      if (d->demux) {
+        guint id = frame ? demux_stream (d, frame, m->pkt_len) :
+            VMI_RX_DEMUX_NONE;
+
+        kind = id != VMI_RX_DEMUX_NONE ? vmi_rawnet_classify (frame,
+            m->pkt_len, &d->streams[id].filter, &payload, &plen, &src) :
+            VMI_RAWNET_RX_OTHER;
+        if (G_LIKELY (kind == VMI_RAWNET_RX_OURS)) {
+          slots[got].data = payload;
+          slots[got].len = plen;
+          slots[got].src_ipv4 = src;
+          slots[got].stream = id;
+          d->held[got++] = m;
+          continue;
+        }
+        if (frame)
+          demux_control (d, frame, m->pkt_len);
+        d->rx_filtered++;
+        rte_pktmbuf_free (m);
+        continue;
+      }
+      kind = frame ? vmi_rawnet_classify (frame, m->pkt_len, &d->rx1.filter,
           &payload, &plen, &src) : VMI_RAWNET_RX_MALFORMED;
       if (G_LIKELY (kind == VMI_RAWNET_RX_OURS)) {
         slots[got].data = payload;
         slots[got].len = plen;
         slots[got].src_ipv4 = src;
+        slots[got].stream = 0;
         d->held[got++] = m;
         continue;
       }
       if (kind == VMI_RAWNET_RX_ARP_REQUEST
           || kind == VMI_RAWNET_RX_IGMP_QUERY)
-        answer (d, kind, frame, m->pkt_len, payload, plen);
+        answer (d, &d->rx1, kind, frame, m->pkt_len, payload, plen);
       d->rx_filtered++;
       rte_pktmbuf_free (m);
     }
@@ -806,6 +919,46 @@ vmi_transport_dpdk_wakeup (VmiTransport * t)
   g_atomic_int_inc (&d->wake);
 }
 
+static gboolean
+vmi_transport_dpdk_add_stream (VmiTransport * t, guint id,
+    const VmiTransportConfig * cfg, GError ** error)
+{
+  VmiTransportDpdk *d = (VmiTransportDpdk *) t;
+  RxStream *rs;
+
+  if (!d->demux || id >= VMI_RX_ENGINE_MAX_STREAMS || d->streams[id].used) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+        "DPDK port %u (%s): stream %u cannot be added", d->port->id,
+        d->port->name, id);
+    return FALSE;
+  }
+  rs = &d->streams[id];
+  if (!stream_open (d, rs, cfg, error))
+    return FALSE;
+  if (!vmi_rx_demux_add (&d->table, rs->filter.group ? rs->filter.group :
+          rs->filter.local_ip, rs->filter.port, id)) {
+    stream_close (d, rs);
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
+        "another receiver of this shared engine takes %s:%u on DPDK port "
+        "%u (%s) already: give each receiver its own address and port",
+        cfg->address && *cfg->address ? cfg->address : "0.0.0.0", cfg->port,
+        d->port->id, d->port->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+vmi_transport_dpdk_remove_stream (VmiTransport * t, guint id)
+{
+  VmiTransportDpdk *d = (VmiTransportDpdk *) t;
+
+  if (!d->demux || id >= VMI_RX_ENGINE_MAX_STREAMS)
+    return;
+  vmi_rx_demux_remove (&d->table, id);
+  stream_close (d, &d->streams[id]);
+}
+
 static const gchar *
 vmi_transport_dpdk_get_warning (VmiTransport * t)
 {
@@ -834,7 +987,8 @@ const VmiTransportClass vmi_transport_dpdk_class = {
   .name = "dpdk",
   .kind = VMI_TRANSPORT_KIND_DPDK,
   .caps = VMI_TRANSPORT_CAP_RAW_ETHERNET | VMI_TRANSPORT_CAP_GAP_FRAMES |
-      VMI_TRANSPORT_CAP_ZEROCOPY_TX | VMI_TRANSPORT_CAP_BUSY_POLL,
+      VMI_TRANSPORT_CAP_ZEROCOPY_TX | VMI_TRANSPORT_CAP_BUSY_POLL |
+      VMI_TRANSPORT_CAP_DEMUX,
   .open = vmi_transport_dpdk_open,
   .close = vmi_transport_dpdk_close,
   .send_burst = vmi_transport_dpdk_send_burst,
@@ -842,4 +996,6 @@ const VmiTransportClass vmi_transport_dpdk_class = {
   .wakeup = vmi_transport_dpdk_wakeup,
   .get_warning = vmi_transport_dpdk_get_warning,
   .get_stats = vmi_transport_dpdk_get_stats,
+  .add_stream = vmi_transport_dpdk_add_stream,
+  .remove_stream = vmi_transport_dpdk_remove_stream,
 };

@@ -70,6 +70,14 @@
  * `state`) with a warning, and again when it returns; per-path counters are
  * in `stats` (docs/seamless.md).
  *
+ * Many streams per core (transport=dpdk): sources of one process with the
+ * same `shared-engine` name share one receive thread (pinned by `rx-cpu`)
+ * and one DPDK port, which hands each source the datagrams sent to its
+ * `address` and `port`; sources join and leave while the others play. A
+ * shared engine never waits for one source's downstream: the first frame of
+ * a new format is dropped while that source negotiates caps
+ * (docs/transports.md).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m st2022src address=239.1.1.1 port=5004 multicast-iface=eth0 ! \
@@ -80,6 +88,13 @@
  *   secondary-address=239.2.1.1 secondary-multicast-iface=eth1 ! \
  *   vmi10to8 ! video/x-raw,format=I420 ! autovideosink
  * ]| The same stream on two networks (ST 2022-7), either one may fail.
+ * |[
+ * gst-launch-1.0 \
+ *   st2022src transport=dpdk dpdk-eal-args="-a 0000:01:00.0" \
+ *     address=239.1.1.1 shared-engine=rx0 rx-cpu=3 ! queue ! fakesink \
+ *   st2022src transport=dpdk dpdk-eal-args="-a 0000:01:00.0" \
+ *     address=239.1.1.2 shared-engine=rx0 ! queue ! fakesink
+ * ]| Two streams received by one thread on CPU 3.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -88,6 +103,8 @@
 
 #include <string.h>
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <gst/video/video.h>
 
@@ -97,6 +114,7 @@
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022legs.h"
+#include "vmi-rx-engine.h"
 #include "gstst2022sdp.h"
 #include "gstst2022clock.h"
 #include "gstst2022uri.h"
@@ -120,6 +138,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_src_debug);
 #define DEFAULT_PROP_SSRC G_MAXUINT
 #define DEFAULT_PROP_LOCK_DATAGRAMS ST2022_LOCK_DEFAULT_CONFIRM
 #define DEFAULT_PROP_TIMEOUT GST_SECOND
+#define DEFAULT_PROP_SHARED_ENGINE ""
+#define DEFAULT_PROP_RX_CPU -1
+#define DEFAULT_PROP_DPDK_RX_MBUFS 0
+/* dpdk-rx-mbufs=0 with a shared engine: room for a replay of one frame of
+ * each of 8 interleaved 1080p59.94 streams (35,976 datagrams) loaded up
+ * front by net_pcap infinite_rx, and the RX ring */
+#define SHARED_ENGINE_RX_MBUFS 49151
 
 /* datagrams per recv_burst() */
 #define RX_BURST 64
@@ -157,6 +182,9 @@ enum
   PROP_SSRC,
   PROP_LOCK_DATAGRAMS,
   PROP_TIMEOUT,
+  PROP_SHARED_ENGINE,
+  PROP_RX_CPU,
+  PROP_DPDK_RX_MBUFS,
   /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
   PROP_COMMON_FIRST,
   /* sdp, sdp-file */
@@ -196,6 +224,9 @@ struct _GstSt2022Src
   guint ssrc;
   guint lock_datagrams;
   guint64 timeout;
+  gchar *shared_engine;
+  gint rx_cpu;
+  guint dpdk_rx_mbufs;
   GstSt2022CommonSettings common;
   GstSt2022SdpSettings sdp;
   GstSt2022LegsSettings legs_settings;
@@ -207,7 +238,13 @@ struct _GstSt2022Src
 
   /* receive thread only (created in start, joined in stop) */
   GThread *thread;
+  gint thread_cpu;
   VmiTransport *t;
+  /* shared-engine: the engine's thread receives for us (no @thread, no
+   * @t); its transport, for statistics, while we are a member */
+  VmiRxEngineMember *member;
+  gboolean shared;              /* set before joining: frame_begin never waits */
+  VmiTransport *engine_t;
   St2022Depacketizer *depay;
   St2022StreamLock *lock_gate;
   VmiRxSlot rx[RX_BURST];
@@ -449,6 +486,45 @@ gst_st2022_src_class_init (GstSt2022SrcClass * klass)
           "without a datagram (0 = never)",
           0, G_MAXUINT64, DEFAULT_PROP_TIMEOUT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSt2022Src:shared-engine:
+   *
+   * Sources of this process on the same transport with the same non-empty
+   * name share one receive thread (and one DPDK port), which hands each
+   * the datagrams to its `address` and `port`. Empty: a thread of the
+   * element's own. transport=dpdk only; not with `secondary-address`.
+   */
+  g_object_class_install_property (gobject_class, PROP_SHARED_ENGINE,
+      g_param_spec_string ("shared-engine", "Shared engine",
+          "Name of a receive thread shared by the sources of this process "
+          "with the same name (transport=dpdk; empty = a thread of its own)",
+          DEFAULT_PROP_SHARED_ENGINE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Src:rx-cpu:
+   *
+   * CPU the receive thread is pinned to (-1: not pinned). With a
+   * `shared-engine`, the source that starts the engine pins it.
+   */
+  g_object_class_install_property (gobject_class, PROP_RX_CPU,
+      g_param_spec_int ("rx-cpu", "Receive CPU",
+          "Pin the receive thread (or the shared engine it starts) to this "
+          "CPU (-1 = not pinned)", -1, CPU_SETSIZE - 1, DEFAULT_PROP_RX_CPU,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Src:dpdk-rx-mbufs:
+   *
+   * Size of the DPDK port's receive mbuf pool, set by the source that
+   * configures the port (0: 8191, or 49151 for a `shared-engine`). A
+   * net_pcap `infinite_rx` replay holds its whole file in this pool.
+   */
+  g_object_class_install_property (gobject_class, PROP_DPDK_RX_MBUFS,
+      g_param_spec_uint ("dpdk-rx-mbufs", "DPDK receive mbufs",
+          "mbufs of the DPDK port's receive pool (0 = 8191, or 49151 with "
+          "a shared-engine)", 0, 1 << 24, DEFAULT_PROP_DPDK_RX_MBUFS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
   gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
@@ -503,6 +579,9 @@ gst_st2022_src_init (GstSt2022Src * self)
   self->ssrc = DEFAULT_PROP_SSRC;
   self->lock_datagrams = DEFAULT_PROP_LOCK_DATAGRAMS;
   self->timeout = DEFAULT_PROP_TIMEOUT;
+  self->shared_engine = g_strdup (DEFAULT_PROP_SHARED_ENGINE);
+  self->rx_cpu = DEFAULT_PROP_RX_CPU;
+  self->dpdk_rx_mbufs = DEFAULT_PROP_DPDK_RX_MBUFS;
   gst_st2022_common_settings_init (&self->common);
   gst_st2022_legs_settings_init (&self->legs_settings, FALSE);
   gst_st2022_clock_init (&self->timing);
@@ -530,6 +609,7 @@ gst_st2022_src_finalize (GObject * object)
   g_free (self->address);
   g_free (self->multicast_iface);
   g_free (self->source_address);
+  g_free (self->shared_engine);
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
   gst_st2022_legs_settings_clear (&self->legs_settings);
@@ -582,6 +662,16 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint64 (value);
+      break;
+    case PROP_SHARED_ENGINE:
+      g_free (self->shared_engine);
+      self->shared_engine = g_value_dup_string (value);
+      break;
+    case PROP_RX_CPU:
+      self->rx_cpu = g_value_get_int (value);
+      break;
+    case PROP_DPDK_RX_MBUFS:
+      self->dpdk_rx_mbufs = g_value_get_uint (value);
       break;
     default:
       if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
@@ -661,6 +751,15 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
     case PROP_TIMEOUT:
       g_value_set_uint64 (value, self->timeout);
       break;
+    case PROP_SHARED_ENGINE:
+      g_value_set_string (value, self->shared_engine);
+      break;
+    case PROP_RX_CPU:
+      g_value_set_int (value, self->rx_cpu);
+      break;
+    case PROP_DPDK_RX_MBUFS:
+      g_value_set_uint (value, self->dpdk_rx_mbufs);
+      break;
     case PROP_STATS:
       g_value_take_boxed (value,
           gst_st2022_src_stats_structure_unlocked (self));
@@ -695,7 +794,7 @@ gst_st2022_src_update_stats (GstSt2022Src * self)
     return;
   st2022_depacketizer_get_stats (self->depay, &d);
   st2022_stream_lock_get_stats (self->lock_gate, &l);
-  vmi_transport_get_stats (self->t, &ts);
+  vmi_transport_get_stats (self->t ? self->t : self->engine_t, &ts);
   overflow = ts.rx_dropped;
   GST_OBJECT_LOCK (self);
   self->stats.packets = d.packets;
@@ -839,6 +938,19 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
   gboolean v210;
 
   g_mutex_lock (&self->lock);
+  if (fmt != self->fmt && self->shared) {
+    /* a shared engine never waits for one source's downstream: this frame
+     * is dropped while the streaming thread negotiates */
+    if (self->want_fmt != fmt) {
+      self->want_fmt = fmt;
+      self->neg_result = 0;
+      g_cond_broadcast (&self->cond);
+    }
+    g_mutex_unlock (&self->lock);
+    return FALSE;
+  }
+  if (self->shared)
+    self->want_fmt = NULL;
   if (fmt != self->fmt && !gst_st2022_src_wait_caps (self, fmt)) {
     g_mutex_unlock (&self->lock);
     return FALSE;
@@ -1286,18 +1398,131 @@ gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
   return TRUE;
 }
 
+/* One burst of @n datagrams of @t (@n = 0: none came within
+ * RX_TIMEOUT_US), on the receive thread or the shared engine's */
+static void
+gst_st2022_src_rx_process (GstSt2022Src * self, VmiTransport * t,
+    const VmiRxSlot * rx, gint n)
+{
+  GstClock *clock;
+  guint64 now;
+  gboolean valid = FALSE;
+  gint i;
+
+  if (n > 0 && !self->legs) {
+    VmiTransportStats ts;
+
+    /* drops the transport learnt of with this burst explain a jump in
+     * the stream: the lock takes it without a confirming run */
+    vmi_transport_get_stats (t, &ts);
+    if (ts.rx_dropped > self->rx_dropped_told) {
+      st2022_stream_lock_note_dropped (self->lock_gate,
+          ts.rx_dropped - self->rx_dropped_told);
+      self->rx_dropped_told = ts.rx_dropped;
+    }
+  }
+
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+      : NULL;
+  GST_OBJECT_UNLOCK (self);
+  /* one arrival time per burst: bursts are far shorter than a frame */
+  now = clock ? gst_clock_get_time (clock) :
+      (guint64) g_get_monotonic_time () * 1000;
+  if (clock)
+    gst_object_unref (clock);
+
+  if (self->legs) {
+    guint64 timeout;
+
+    GST_OBJECT_LOCK (self);
+    timeout = self->timeout;
+    GST_OBJECT_UNLOCK (self);
+    valid = gst_st2022_src_legs_dispatch (self->legs, now, timeout);
+  }
+  /* one path: the lock in front of the depacketizer */
+  for (i = 0; !self->legs && i < n; i++) {
+    St2022Header h;
+
+    switch (st2022_stream_lock_push (self->lock_gate, rx[i].data,
+            rx[i].len, &h)) {
+      case ST2022_LOCK_ACCEPT:
+        valid = TRUE;
+        /* the lock has parsed the header */
+        st2022_depacketizer_push_parsed (self->depay, rx[i].data, &h, now);
+        break;
+      case ST2022_LOCK_INVALID:
+        /* counted (and rejected) by the depacketizer */
+        st2022_depacketizer_push (self->depay, rx[i].data, rx[i].len, now);
+        break;
+      case ST2022_LOCK_RELOCK:
+        valid = TRUE;
+        gst_st2022_src_relock (self, now);
+        break;
+      case ST2022_LOCK_FOREIGN:
+      case ST2022_LOCK_OUT_OF_WINDOW:
+        break;
+    }
+    /* a retarget waits for the end of the frame of the old stream; what
+     * follows in this burst is the old stream's next frame */
+    if (G_UNLIKELY (g_atomic_int_get (&self->swap_pending))
+        && self->in_progress == 0)
+      break;
+  }
+
+  if (valid) {
+    self->last_rx_mono = g_get_monotonic_time ();
+    self->full_since = 0;
+    if (self->signal_lost) {
+      self->signal_lost = FALSE;
+      GST_OBJECT_LOCK (self);
+      if (self->had_signal)
+        self->signal_restored_count++;
+      GST_OBJECT_UNLOCK (self);
+      GST_INFO_OBJECT (self, "stream back");
+    }
+    self->had_signal = TRUE;
+  } else {
+    gint64 mono = g_get_monotonic_time ();
+
+    /* a full burst means more is queued (a receive thread back from a
+     * stall reads its backlog, the stream behind the strays): silence is
+     * judged once the queue is read, or once a flood kept it full long */
+    if (n < RX_BURST)
+      self->full_since = 0;
+    else if (self->full_since == 0)
+      self->full_since = mono;
+    if (n < RX_BURST || mono - self->full_since >= IDLE_FLUSH_US)
+      gst_st2022_src_idle (self, mono);
+  }
+  if (n > 0)
+    gst_st2022_src_update_stats (self);
+  /* on the receive thread's clock, so they keep coming during silence */
+  if (gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
+          &self->last_post, now))
+    gst_st2022_src_post_stats (self);
+}
+
 static gpointer
 gst_st2022_src_rx_thread (gpointer data)
 {
   GstSt2022Src *self = data;
   GError *err = NULL;
-  gint n, i;
+  gint n;
 
+  if (self->thread_cpu >= 0) {
+    cpu_set_t set;
+    gint rc;
+
+    CPU_ZERO (&set);
+    CPU_SET (self->thread_cpu, &set);
+    rc = pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
+    if (rc != 0)
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+          ("cannot pin the receive thread to CPU %d (rx-cpu): %s",
+              self->thread_cpu, g_strerror (rc)), (NULL));
+  }
   for (;;) {
-    GstClock *clock;
-    guint64 now;
-    gboolean valid = FALSE;
-
     g_mutex_lock (&self->lock);
     if (self->stopping) {
       g_mutex_unlock (&self->lock);
@@ -1323,100 +1548,7 @@ gst_st2022_src_rx_thread (gpointer data)
           RX_TIMEOUT_US, &err);
     if (n < 0)
       goto receive_failed;
-    if (n > 0 && !self->legs) {
-      VmiTransportStats ts;
-
-      /* drops the transport learnt of with this burst explain a jump in
-       * the stream: the lock takes it without a confirming run */
-      vmi_transport_get_stats (self->t, &ts);
-      if (ts.rx_dropped > self->rx_dropped_told) {
-        st2022_stream_lock_note_dropped (self->lock_gate,
-            ts.rx_dropped - self->rx_dropped_told);
-        self->rx_dropped_told = ts.rx_dropped;
-      }
-    }
-
-    GST_OBJECT_LOCK (self);
-    clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
-        : NULL;
-    GST_OBJECT_UNLOCK (self);
-    /* one arrival time per burst: bursts are far shorter than a frame */
-    now = clock ? gst_clock_get_time (clock) :
-        (guint64) g_get_monotonic_time () * 1000;
-    if (clock)
-      gst_object_unref (clock);
-
-    if (self->legs) {
-      guint64 timeout;
-
-      GST_OBJECT_LOCK (self);
-      timeout = self->timeout;
-      GST_OBJECT_UNLOCK (self);
-      valid = gst_st2022_src_legs_dispatch (self->legs, now, timeout);
-    }
-    /* one path: the lock in front of the depacketizer */
-    for (i = 0; !self->legs && i < n; i++) {
-      St2022Header h;
-
-      switch (st2022_stream_lock_push (self->lock_gate, self->rx[i].data,
-              self->rx[i].len, &h)) {
-        case ST2022_LOCK_ACCEPT:
-          valid = TRUE;
-          /* the lock has parsed the header */
-          st2022_depacketizer_push_parsed (self->depay, self->rx[i].data, &h,
-              now);
-          break;
-        case ST2022_LOCK_INVALID:
-          /* counted (and rejected) by the depacketizer */
-          st2022_depacketizer_push (self->depay, self->rx[i].data,
-              self->rx[i].len, now);
-          break;
-        case ST2022_LOCK_RELOCK:
-          valid = TRUE;
-          gst_st2022_src_relock (self, now);
-          break;
-        case ST2022_LOCK_FOREIGN:
-        case ST2022_LOCK_OUT_OF_WINDOW:
-          break;
-      }
-      /* a retarget waits for the end of the frame of the old stream; what
-       * follows in this burst is the old stream's next frame */
-      if (G_UNLIKELY (g_atomic_int_get (&self->swap_pending))
-          && self->in_progress == 0)
-        break;
-    }
-
-    if (valid) {
-      self->last_rx_mono = g_get_monotonic_time ();
-      self->full_since = 0;
-      if (self->signal_lost) {
-        self->signal_lost = FALSE;
-        GST_OBJECT_LOCK (self);
-        if (self->had_signal)
-          self->signal_restored_count++;
-        GST_OBJECT_UNLOCK (self);
-        GST_INFO_OBJECT (self, "stream back");
-      }
-      self->had_signal = TRUE;
-    } else {
-      gint64 mono = g_get_monotonic_time ();
-
-      /* a full burst means more is queued (a receive thread back from a
-       * stall reads its backlog, the stream behind the strays): silence is
-       * judged once the queue is read, or once a flood kept it full long */
-      if (n < RX_BURST)
-        self->full_since = 0;
-      else if (self->full_since == 0)
-        self->full_since = mono;
-      if (n < RX_BURST || mono - self->full_since >= IDLE_FLUSH_US)
-        gst_st2022_src_idle (self, mono);
-    }
-    if (n > 0)
-      gst_st2022_src_update_stats (self);
-    /* on the receive thread's clock, so they keep coming during silence */
-    if (gst_st2022_common_stats_due (GST_ELEMENT (self), &self->common,
-            &self->last_post, now))
-      gst_st2022_src_post_stats (self);
+    gst_st2022_src_rx_process (self, self->t, self->rx, n);
   }
   return NULL;
 
@@ -1429,6 +1561,66 @@ receive_failed:
     g_mutex_unlock (&self->lock);
     return NULL;
   }
+}
+
+/* The shared engine's thread: our datagrams, a tick, or its failure */
+static void
+gst_st2022_src_engine_func (gpointer user_data, VmiTransport * t,
+    const VmiRxSlot * slots, guint n, const GError * error)
+{
+  GstSt2022Src *self = user_data;
+
+  if (G_UNLIKELY (error)) {
+    g_mutex_lock (&self->lock);
+    if (self->rx_error == NULL)
+      self->rx_error = g_error_copy (error);
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  self->engine_t = t;
+  gst_st2022_src_rx_process (self, t, slots, (gint) n);
+}
+
+/* Joins the shared engine @name with the stream @cfg describes */
+static gboolean
+gst_st2022_src_join_engine (GstSt2022Src * self, GstSt2022Transport kind,
+    const gchar * name, VmiTransportConfig * cfg, gint cpu, guint mbufs,
+    gboolean two_paths)
+{
+  const VmiTransportClass *klass = vmi_transport_lookup ((VmiTransportKind)
+      kind);
+  gchar *warning = NULL;
+  GError *err = NULL;
+
+  if (two_paths) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine '%s' "
+            "receives one path per source: clear secondary-address (ST "
+            "2022-7) or shared-engine", name), (NULL));
+    return FALSE;
+  }
+  if (klass == NULL
+      || !vmi_transport_class_has_caps (klass, VMI_TRANSPORT_CAP_DEMUX)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine needs "
+            "transport=dpdk (transport=%s receives on a thread per "
+            "element): set transport=dpdk or clear shared-engine",
+            gst_st2022_transport_nick (kind)), (NULL));
+    return FALSE;
+  }
+  cfg->rx_mbufs = mbufs ? mbufs : SHARED_ENGINE_RX_MBUFS;
+  self->member = vmi_rx_engine_join (name, klass, cfg, cpu,
+      gst_st2022_src_engine_func, self, &warning, &err);
+  if (warning)
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s", warning),
+        ("shared-engine %s", name));
+  g_free (warning);
+  if (self->member == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message),
+        ("shared-engine %s", name));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* --- GstBaseSrc ---------------------------------------------------------- */
@@ -1466,8 +1658,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   g_auto (VmiTransportConfig) cfg = { 0 };
   g_auto (VmiTransportConfig) cfg2 = { 0 };
   GstSt2022Transport transport;
-  guint pt, ssrc, confirm, window;
+  guint pt, ssrc, confirm, window, rx_mbufs;
   gboolean two_paths;
+  gchar *engine;
+  gint rx_cpu;
 
   if (!gst_st2022_sdp_src_configure (GST_ELEMENT (self), &self->sdp))
     return FALSE;
@@ -1489,6 +1683,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   pt = self->payload_type;
   ssrc = self->ssrc;
   confirm = self->lock_datagrams;
+  engine = self->shared_engine && *self->shared_engine ?
+      g_strdup (self->shared_engine) : NULL;
+  rx_cpu = self->rx_cpu;
+  rx_mbufs = self->dpdk_rx_mbufs;
   memset (&self->stats, 0, sizeof (self->stats));
   memset (&self->lock_stats, 0, sizeof (self->lock_stats));
   self->packets_discarded = self->frames_skipped = self->format_changes = 0;
@@ -1500,14 +1698,20 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->signal_lost_count = self->signal_restored_count = 0;
   GST_OBJECT_UNLOCK (self);
 
-  self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
-      0, NULL);
-  if (self->t == NULL)
-    return FALSE;
-  if (cfg.port == 0 && !gst_st2022_src_report_port (self))
-    return FALSE;
+  /* with a shared engine the engine's transport receives for us (joined
+   * below, once everything it calls is ready) */
+  cfg.rx_mbufs = rx_mbufs;
+  if (engine == NULL) {
+    self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
+        0, NULL);
+    if (self->t == NULL)
+      return FALSE;
+    if (cfg.port == 0 && !gst_st2022_src_report_port (self))
+      return FALSE;
+  }
   if (!gst_st2022_clock_start (GST_ELEMENT (self), &self->timing)) {
     g_clear_pointer (&self->t, vmi_transport_close);
+    g_free (engine);
     return FALSE;
   }
 
@@ -1523,8 +1727,10 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
     self->legs = gst_st2022_src_legs_new (GST_ELEMENT (self), transport,
         &cfg2, window, self->t, self->lock_gate, self->depay, confirm,
         pt ? (gint) pt : -1, ssrc != G_MAXUINT, ssrc);
-    if (self->legs == NULL)
+    if (self->legs == NULL) {
+      g_free (engine);
       goto legs_failed;
+    }
   }
   self->fmt = NULL;
   self->stream_fmt = NULL;
@@ -1540,8 +1746,20 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->taken_mono = self->start_mono;
   self->pushing_audio = self->stall_warned = FALSE;
   g_clear_error (&self->rx_error);
-  self->thread = g_thread_new ("st2022src-rx", gst_st2022_src_rx_thread,
-      self);
+  if (engine) {
+    self->shared = TRUE;
+    if (!gst_st2022_src_join_engine (self, transport, engine, &cfg, rx_cpu,
+            rx_mbufs, two_paths)) {
+      g_free (engine);
+      gst_st2022_src_stop (bsrc);
+      return FALSE;
+    }
+    g_free (engine);
+  } else {
+    self->thread_cpu = rx_cpu;
+    self->thread = g_thread_new ("st2022src-rx", gst_st2022_src_rx_thread,
+        self);
+  }
   if (!gst_st2022_nmos_start (self->nmos)) {
     gst_st2022_src_stop (bsrc);
     return FALSE;
@@ -1576,6 +1794,17 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
     g_thread_join (self->thread);
     self->thread = NULL;
   }
+  if (self->member) {
+    /* the engine calls us no more once this returns; the others play on */
+    g_mutex_lock (&self->lock);
+    self->stopping = TRUE;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    vmi_rx_engine_leave (self->member);
+    self->member = NULL;
+  }
+  self->engine_t = NULL;
+  self->shared = FALSE;
   g_clear_pointer (&self->swap_t, vmi_transport_close);
   g_atomic_int_set (&self->swap_pending, 0);
   self->swap_since = 0;

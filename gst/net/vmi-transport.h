@@ -58,6 +58,10 @@ typedef enum
   /* recv_burst() busy-polls (kernel bypass): call it from a thread of its
    * own, never from a streaming thread that also does other work */
   VMI_TRANSPORT_CAP_BUSY_POLL = 1 << 3,
+  /* RECEIVE opened with VmiTransportConfig.demux: takes any number of
+   * streams (add_stream/remove_stream) and names each datagram's stream
+   * in VmiRxSlot.stream (a shared receive engine, gst/net/vmi-rx-engine.h) */
+  VMI_TRANSPORT_CAP_DEMUX = 1 << 4,
 } VmiTransportCaps;
 
 #define VMI_TRANSPORT_ERROR (vmi_transport_error_quark ())
@@ -116,6 +120,13 @@ typedef struct
   /* SEND, transports with VMI_TRANSPORT_CAP_ZEROCOPY_TX: let the NIC read
    * payloads in place (sockets: MSG_ZEROCOPY) */
   gboolean zerocopy;
+  /* RECEIVE, VMI_TRANSPORT_CAP_DEMUX: open the port for streams added
+   * later with add_stream() (address, port and source_address of this
+   * configuration are then not a stream) */
+  gboolean demux;
+  /* RECEIVE, dpdk: mbufs of the port's receive pool when this open
+   * configures the port; 0 = the transport's default */
+  guint rx_mbufs;
 } VmiTransportConfig;
 
 /* TX ownership contract (zero-copy TX).
@@ -198,6 +209,7 @@ typedef struct
   const guint8 *data;
   gsize len;
   guint32 src_ipv4;             /* network byte order, 0 when not IPv4 */
+  guint stream;                 /* demux: the add_stream() id, else 0 */
 } VmiRxSlot;
 
 /* Counters a transport keeps below the elements (all cumulative). */
@@ -261,6 +273,15 @@ typedef struct
   /* Optional: the local UDP port bound (RECEIVE with port 0 binds an
    * ephemeral one); NULL or 0 = the transport cannot tell. */
   guint16 (*get_local_port) (VmiTransport * t);
+
+  /* VMI_TRANSPORT_CAP_DEMUX (a transport opened with `demux`): from then
+   * on recv_burst() also returns the datagrams of the stream @cfg
+   * describes (address, port, source_address; multicast groups joined)
+   * with VmiRxSlot.stream = @id. Called from the thread that calls
+   * recv_burst(), between two calls. */
+  gboolean (*add_stream) (VmiTransport * t, guint id,
+      const VmiTransportConfig * cfg, GError ** error);
+  void (*remove_stream) (VmiTransport * t, guint id);
 } VmiTransportClass;
 
 /* Every instance starts with its class, so the helpers below dispatch. */

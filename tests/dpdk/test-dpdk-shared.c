@@ -1,0 +1,324 @@
+/* gst-vmi tests: st2022src sources sharing one receive engine
+ * (`shared-engine`, `rx-cpu`) on one DPDK port: a net_pcap infinite_rx
+ * replay of one frame of each of 8 interleaved 1080p59.94 streams (35,976
+ * datagrams, all held in the port's receive pool from the start), each
+ * source in a pipeline of its own so that one can stop and start again
+ * while the others play. Every frame is compared with its picture. */
+
+#include "dpdk-common.h"
+
+#include <gst/app/gstappsink.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define N_SRC 8
+#define GROUP_BASE 0xef010201   /* 239.1.2.1 + i */
+/* frames each source must deliver in each phase of the test */
+#define FRAMES_PER_PHASE 3
+
+/* SMPTE 274 1080p59.94 (a 3G-SDI level A raster): 1125 lines of 2200
+ * samples, ST 2022-6 FRAME 0x21, FRATE 0x11, clock 297/1.001 MHz */
+static const RefFormat ref_1080p5994 = { "1080p59.94", 1920, 1080, FALSE,
+  60000, 1001, 1125, 2200, 42, 1121, 0, 0, 0, 0x21, 0x11, 5
+};
+
+typedef struct
+{
+  guint index;
+  GstElement *pipeline, *src;
+  const guint8 *pic;
+  /* under lock */
+  guint good, bad, corrupted;
+} Source;
+
+static GMutex lock;
+static GCond cond;
+static Source sources[N_SRC];
+
+/* appsink streaming thread: the frame against its picture, row by row */
+static GstFlowReturn
+on_sample (GstAppSink * sink, gpointer user_data)
+{
+  Source *s = user_data;
+  const RefFormat *f = &ref_1080p5994;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  GstBuffer *buf = gst_sample_get_buffer (sample);
+  gsize ustride = f->width * 5 / 2;
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gboolean same = TRUE;
+  guint r;
+
+  fail_unless (gst_video_info_from_caps (&info,
+          gst_sample_get_caps (sample)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      GST_VIDEO_FORMAT_UYVP);
+  fail_unless_equals_int (GST_VIDEO_INFO_FPS_N (&info), 60000);
+  fail_unless_equals_int (GST_VIDEO_INFO_FPS_D (&info), 1001);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  for (r = 0; r < f->height && same; r++)
+    same = memcmp ((const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), s->pic + r * ustride,
+        ustride) == 0;
+  gst_video_frame_unmap (&frame);
+  g_mutex_lock (&lock);
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED))
+    s->corrupted++;
+  else if (same)
+    s->good++;
+  else
+    s->bad++;
+  g_cond_broadcast (&cond);
+  g_mutex_unlock (&lock);
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+/* Waits until every source in @mask has @want more good frames than
+ * @base[i] (fails after 60 s) */
+static void
+wait_frames (guint mask, const guint * base, guint want)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint i;
+
+  g_mutex_lock (&lock);
+  for (;;) {
+    gboolean all = TRUE;
+
+    for (i = 0; i < N_SRC; i++)
+      if ((mask & (1u << i)) && sources[i].good < base[i] + want)
+        all = FALSE;
+    if (all)
+      break;
+    if (!g_cond_wait_until (&cond, &lock, end)) {
+      GString *s = g_string_new (NULL);
+      for (i = 0; i < N_SRC; i++)
+        g_string_append_printf (s, " %u:%u/%u", i, sources[i].good,
+            base[i] + want);
+      g_mutex_unlock (&lock);
+      fail ("frames within 60 s:%s", s->str);
+    }
+  }
+  g_mutex_unlock (&lock);
+}
+
+static void
+snapshot (guint * counts)
+{
+  guint i;
+
+  g_mutex_lock (&lock);
+  for (i = 0; i < N_SRC; i++)
+    counts[i] = sources[i].good;
+  g_mutex_unlock (&lock);
+}
+
+static void
+set_state (GstElement * pipeline, GstState state)
+{
+  fail_if (gst_element_set_state (pipeline, state) ==
+      GST_STATE_CHANGE_FAILURE);
+  if (state == GST_STATE_NULL)
+    return;
+  fail_unless (gst_element_get_state (pipeline, NULL, NULL, 30 * GST_SECOND)
+      == GST_STATE_CHANGE_SUCCESS);
+}
+
+/* Threads of this process named @prefix; the CPUs the last one may use
+ * go to *@cpus */
+static guint
+count_threads (const gchar * prefix, cpu_set_t * cpus)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const gchar *tid;
+  guint n = 0;
+
+  while (dir && (tid = g_dir_read_name (dir))) {
+    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+    gchar *comm = NULL;
+
+    if (g_file_get_contents (path, &comm, NULL, NULL)
+        && g_str_has_prefix (comm, prefix)) {
+      n++;
+      if (cpus)
+        fail_unless (sched_getaffinity (atoi (tid), sizeof (*cpus), cpus)
+            == 0);
+    }
+    g_free (comm);
+    g_free (path);
+  }
+  if (dir)
+    g_dir_close (dir);
+  return n;
+}
+
+/* The EAL's runtime files (--file-prefix vmitest-<pid>-<n>) of this
+ * process (check runs each test in a child of its own) */
+static void
+remove_eal_files (void)
+{
+  gchar *cmd = g_strdup_printf ("rm -rf /var/run/dpdk/vmitest-%d-*",
+      (int) getpid ());
+
+  if (system (cmd) != 0)
+    g_printerr ("could not run %s\n", cmd);
+  g_free (cmd);
+}
+
+static guint64
+stat_of (GstElement * src, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint64 v;
+
+  g_object_get (src, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  v = net_stat (st, field);
+  gst_structure_free (st);
+  return v;
+}
+
+GST_START_TEST (test_shared_engine_8_streams)
+{
+  const RefFormat *f = &ref_1080p5994;
+  gchar *dir = dpdk_test_mkdtemp ();
+  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
+  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
+      "infinite_rx=1", pcap);
+  gchar *eal = dpdk_test_eal_args (vdev);
+  gchar *engine = g_strdup_printf ("t%d", (int) getpid ());
+  gchar *prefix = g_strdup_printf ("vmi-rx-%.8s", engine);
+  guint8 **pics = net_make_pictures (f, N_SRC, 29);
+  GPtrArray *streams[N_SRC], *all = g_ptr_array_new ();
+  guint base[N_SRC], i, k, n = ref_datagrams (f), others;
+  cpu_set_t cpus;
+
+  /* one frame of each stream, datagram by datagram in turn, as a switch
+   * merging eight senders would deliver them */
+  for (i = 0; i < N_SRC; i++)
+    streams[i] = dpdk_encode_stream (f, &pics[i], 1, GROUP_BASE + i, 5004);
+  for (k = 0; k < n; k++)
+    for (i = 0; i < N_SRC; i++)
+      g_ptr_array_add (all, streams[i]->pdata[k]);
+  fail_unless_equals_int (all->len, 35976);
+  dpdk_pcap_write (pcap, all);
+  g_ptr_array_unref (all);
+  for (i = 0; i < N_SRC; i++)
+    g_ptr_array_unref (streams[i]);
+
+  for (i = 0; i < N_SRC; i++) {
+    Source *s = &sources[i];
+    GstElement *sink;
+    GstAppSinkCallbacks cb = { NULL, NULL, on_sample };
+    gchar *desc = g_strdup_printf ("st2022src name=src transport=dpdk "
+        "address=239.1.2.%u port=5004 shared-engine=%s rx-cpu=0 "
+        "stats-interval=0 timeout=0 dpdk-eal-args=\"%s\" ! "
+        "appsink name=sink sync=false max-buffers=2 drop=false", i + 1,
+        engine, eal);
+
+    s->index = i;
+    s->pic = pics[i];
+    s->pipeline = gst_parse_launch (desc, NULL);
+    fail_unless (s->pipeline != NULL);
+    s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+    sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+    gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, s, NULL);
+    gst_object_unref (sink);
+    g_free (desc);
+  }
+  for (i = 0; i < N_SRC; i++)
+    set_state (sources[i].pipeline, GST_STATE_PLAYING);
+
+  /* all eight, from one thread pinned to CPU 0 */
+  memset (base, 0, sizeof (base));
+  wait_frames ((1u << N_SRC) - 1, base, FRAMES_PER_PHASE);
+  fail_unless_equals_int (count_threads (prefix, &cpus), 1);
+  fail_unless_equals_int (CPU_COUNT (&cpus), 1);
+  fail_unless (CPU_ISSET (0, &cpus));
+  fail_unless_equals_int (count_threads ("st2022src-rx", NULL), 0);
+
+  /* source 3 stops: the others play on ... */
+  set_state (sources[3].pipeline, GST_STATE_NULL);
+  others = ((1u << N_SRC) - 1) & ~(1u << 3);
+  snapshot (base);
+  wait_frames (others, base, FRAMES_PER_PHASE);
+  /* ... and it comes back among them */
+  set_state (sources[3].pipeline, GST_STATE_PLAYING);
+  snapshot (base);
+  wait_frames ((1u << N_SRC) - 1, base, FRAMES_PER_PHASE);
+
+  for (i = 0; i < N_SRC; i++) {
+    Source *s = &sources[i];
+
+    GST_INFO ("source %u: %u frames bit-exact, packets %" G_GUINT64_FORMAT,
+        i, s->good, stat_of (s->src, "packets"));
+    fail_unless_equals_int (s->bad, 0);
+    fail_unless_equals_int (s->corrupted, 0);
+    fail_unless_equals_uint64 (stat_of (s->src, "packets-lost"), 0);
+    fail_unless_equals_uint64 (stat_of (s->src, "frames-corrupted"), 0);
+    fail_unless (stat_of (s->src, "packets") >= FRAMES_PER_PHASE * n);
+  }
+  for (i = 0; i < N_SRC; i++) {
+    set_state (sources[i].pipeline, GST_STATE_NULL);
+    gst_object_unref (sources[i].src);
+    gst_object_unref (sources[i].pipeline);
+  }
+  /* the last source gone, the engine's thread is too */
+  fail_unless_equals_int (count_threads (prefix, NULL), 0);
+
+  net_free_pictures (pics, N_SRC);
+  remove_eal_files ();
+  g_free (prefix);
+  g_free (engine);
+  g_free (eal);
+  g_free (vdev);
+  g_free (pcap);
+  dpdk_test_rmdir (dir);
+}
+
+GST_END_TEST;
+
+/* A shared engine on a transport that cannot demultiplex fails the state
+ * change and says what to do */
+GST_START_TEST (test_shared_engine_needs_dpdk)
+{
+  GstElement *pipeline = gst_parse_launch ("st2022src transport=socket "
+      "address=127.0.0.1 port=0 shared-engine=x ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  fail_unless_equals_int (gst_element_set_state (pipeline,
+          GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "shared-engine needs transport=dpdk"),
+      "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+dpdk_shared_suite (void)
+{
+  Suite *s = suite_create ("dpdk-shared");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 240);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_shared_engine_needs_dpdk);
+  tcase_add_test (tc, test_shared_engine_8_streams);
+  return s;
+}
+
+GST_CHECK_MAIN (dpdk_shared);
