@@ -1585,20 +1585,13 @@ gst_st2022_src_engine_func (gpointer user_data, VmiTransport * t,
 /* Joins the shared engine @name with the stream @cfg describes */
 static gboolean
 gst_st2022_src_join_engine (GstSt2022Src * self, GstSt2022Transport kind,
-    const gchar * name, VmiTransportConfig * cfg, gint cpu, guint mbufs,
-    gboolean two_paths)
+    const gchar * name, VmiTransportConfig * cfg, gint cpu, guint mbufs)
 {
   const VmiTransportClass *klass = vmi_transport_lookup ((VmiTransportKind)
       kind);
   gchar *warning = NULL;
   GError *err = NULL;
 
-  if (two_paths) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine '%s' "
-            "receives one path per source: clear secondary-address (ST "
-            "2022-7) or shared-engine", name), (NULL));
-    return FALSE;
-  }
   if (klass == NULL
       || !vmi_transport_class_has_caps (klass, VMI_TRANSPORT_CAP_DEMUX)) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine needs "
@@ -1698,6 +1691,13 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   self->signal_lost_count = self->signal_restored_count = 0;
   GST_OBJECT_UNLOCK (self);
 
+  if (engine && two_paths) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine '%s' "
+            "receives one path per source: clear secondary-address (ST "
+            "2022-7) or shared-engine", engine), (NULL));
+    g_free (engine);
+    return FALSE;
+  }
   /* with a shared engine the engine's transport receives for us (joined
    * below, once everything it calls is ready) */
   cfg.rx_mbufs = rx_mbufs;
@@ -1749,7 +1749,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   if (engine) {
     self->shared = TRUE;
     if (!gst_st2022_src_join_engine (self, transport, engine, &cfg, rx_cpu,
-            rx_mbufs, two_paths)) {
+            rx_mbufs)) {
       g_free (engine);
       gst_st2022_src_stop (bsrc);
       return FALSE;

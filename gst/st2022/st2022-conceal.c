@@ -18,22 +18,31 @@ int
 st2022_datagram_spans_full (const St2022Format * fmt, guint index,
     St2022Span spans[2], guint src_offset[2])
 {
-  gsize b0, b1, line_start;
-  guint line, n = 0;
+  guint line;
 
   if (fmt == NULL || spans == NULL || index >= fmt->datagrams_per_frame)
     return ST2022_ERROR_INVALID_ARGUMENT;
+  line = (guint) ((gsize) index * ST2022_PAYLOAD_SIZE / fmt->line_bytes) + 1;
+  return st2022_datagram_spans_at (fmt, index, line,
+      (gsize) (line - 1) * fmt->line_bytes, spans, src_offset);
+}
+
+int
+st2022_datagram_spans_at (const St2022Format * fmt, guint index, guint line,
+    gsize line_start, St2022Span spans[2], guint src_offset[2])
+{
+  gsize b0, b1;
+  guint n = 0;
+
   b0 = (gsize) index * ST2022_PAYLOAD_SIZE;
   b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
 
   /* 1376 B is less than a line, so at most two lines are touched */
-  for (line = b0 / fmt->line_bytes + 1; line <= fmt->total_lines; line++) {
+  for (; line <= fmt->total_lines && line_start < b1;
+      line++, line_start += fmt->line_bytes) {
     gsize a0, a1, s, e;
     gint row;
 
-    line_start = (gsize) (line - 1) * fmt->line_bytes;
-    if (line_start >= b1)
-      break;
     row = st2022_format_line_to_row (fmt, line);
     if (row < 0)
       continue;

@@ -408,10 +408,6 @@ datagram_spans (St2022Depacketizer * d, guint idx, St2022Span spans[2],
 {
   const St2022Format *fmt = d->fmt;
   gsize b0 = (gsize) idx * ST2022_PAYLOAD_SIZE;
-  gsize b1 = MIN (b0 + ST2022_PAYLOAD_SIZE, fmt->frame_bytes);
-  gsize line_start;
-  guint line;
-  int n = 0;
 
   if (G_UNLIKELY (b0 < d->span_line_start
           || b0 - d->span_line_start >= fmt->line_bytes)) {
@@ -424,27 +420,8 @@ datagram_spans (St2022Depacketizer * d, guint idx, St2022Span spans[2],
       d->span_line_start = (gsize) (d->span_line - 1) * fmt->line_bytes;
     }
   }
-  for (line = d->span_line, line_start = d->span_line_start;
-      line <= fmt->total_lines && line_start < b1;
-      line++, line_start += fmt->line_bytes) {
-    gsize a0, a1, s, e;
-    gint row = st2022_format_line_to_row (fmt, line);
-
-    if (row < 0)
-      continue;
-    a0 = line_start + fmt->active_offset;
-    a1 = a0 + fmt->active_bytes;
-    s = MAX (a0, b0);
-    e = MIN (a1, b1);
-    if (s >= e)
-      continue;
-    spans[n].row = (guint) row;
-    spans[n].offset = (guint) (s - a0);
-    spans[n].length = (guint) (e - s);
-    src[n] = (guint) (s - b0);
-    n++;
-  }
-  return n;
+  return st2022_datagram_spans_at (fmt, idx, d->span_line,
+      d->span_line_start, spans, src);
 }
 
 /* With a blanking buffer, the rest of datagram @idx (what lies between

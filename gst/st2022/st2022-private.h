@@ -23,6 +23,11 @@ void st2022_crc_init_tables (void);
  * disagree on which bytes a datagram carries. */
 int st2022_datagram_spans_full (const St2022Format * fmt, guint index,
     St2022Span spans[2], guint src_offset[2]);
+/* The same, for a valid @index whose first byte lies in SDI line @line
+ * (1-based), which starts at raster byte @line_start: the depacketizer
+ * follows the line from datagram to datagram instead of dividing. */
+int st2022_datagram_spans_at (const St2022Format * fmt, guint index,
+    guint line, gsize line_start, St2022Span spans[2], guint src_offset[2]);
 
 /* Whole 6-pixel blocks of packed words (15 bytes each, from @src) to
  * v210 (16 bytes each, at @dst): vector code where the CPU has it unless

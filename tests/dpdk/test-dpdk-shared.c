@@ -282,28 +282,36 @@ GST_START_TEST (test_shared_engine_8_streams)
 
 GST_END_TEST;
 
-/* A shared engine on a transport that cannot demultiplex fails the state
- * change and says what to do */
-GST_START_TEST (test_shared_engine_needs_dpdk)
+/* A shared engine on a transport that cannot demultiplex, or with a
+ * second path, fails the state change and says what to do */
+static void
+expect_error (const gchar * desc, const gchar * says)
 {
-  GstElement *pipeline = gst_parse_launch ("st2022src transport=socket "
-      "address=127.0.0.1 port=0 shared-engine=x ! fakesink", NULL);
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg;
-  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GError *err;
 
-  fail_unless_equals_int (gst_element_set_state (pipeline,
-          GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &err, NULL);
-  fail_unless (strstr (err->message, "shared-engine needs transport=dpdk"),
-      "%s", err->message);
+  fail_unless (pipeline != NULL);
+  err = dpdk_expect_error (pipeline, 30, NULL);
+  fail_unless (err != NULL, "%s: no error", desc);
+  fail_unless (strstr (err->message, says) != NULL, "%s", err->message);
   g_error_free (err);
-  gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
   gst_object_unref (pipeline);
+}
+
+GST_START_TEST (test_shared_engine_errors)
+{
+  gchar *eal = dpdk_test_eal_args ("--vdev net_null0");
+  gchar *desc;
+
+  expect_error ("st2022src transport=socket address=127.0.0.1 port=0 "
+      "shared-engine=x ! fakesink", "shared-engine needs transport=dpdk");
+  desc = g_strdup_printf ("st2022src transport=dpdk address=239.1.2.1 "
+      "secondary-address=239.1.3.1 shared-engine=x dpdk-eal-args=\"%s\" ! "
+      "fakesink", eal);
+  expect_error (desc, "clear secondary-address");
+  remove_eal_files ();
+  g_free (desc);
+  g_free (eal);
 }
 
 GST_END_TEST;
@@ -316,7 +324,7 @@ dpdk_shared_suite (void)
 
   tcase_set_timeout (tc, 240);
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_shared_engine_needs_dpdk);
+  tcase_add_test (tc, test_shared_engine_errors);
   tcase_add_test (tc, test_shared_engine_8_streams);
   return s;
 }
