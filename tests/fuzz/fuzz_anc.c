@@ -7,7 +7,8 @@
  * 10-bit SDI words written over the blanking of a raster (HANC start of
  * line 1 onwards, where the reader looks first) and, as words, straight into
  * vmi_anc_packet_parse().  Every packet found goes through the ATC, audio
- * data and audio control parsers and the audio de-embedder.
+ * data and audio control parsers, the ST 272 (SD) audio parser and the
+ * audio de-embedder (its SD gap placement too).
  *
  * Build (clang): -fsanitize=fuzzer,address,undefined; see
  * tests/anc/meson.build and docs/ancillary.md "Fuzzing".
@@ -27,8 +28,11 @@ on_packet (gpointer user_data, const VmiAncPacket * p)
   VmiAncTimecode tc;
   VmiAncAudioData a;
   VmiAncAudioControl c;
+  VmiAncSdAudio sa;
 
   vmi_anc_atc_parse (p, &tc);
+  if (vmi_anc_sd_audio_parse (p, &sa) == VMI_ANC_OK)
+    vmi_anc_audio_rx_push_sd (rx, &sa);
   if (vmi_anc_audio_data_parse (p, &a) == VMI_ANC_OK)
     vmi_anc_audio_rx_push_data (rx, &a);
   if (vmi_anc_audio_control_parse (p, &c) == VMI_ANC_OK)
