@@ -74,7 +74,14 @@ testpmd_run() {
   pid=$!
   exec 3> "$fifo"
   echo start >&3
-  sleep 2
+  # loading the replay into mbufs takes a while on a busy machine: wait
+  # for the first packets, then as long as the element is given to settle
+  for _ in $(seq 1 120); do
+    echo "show port stats 0" >&3; sleep 0.5
+    p0=$(grep -o 'RX-packets: *[0-9]*' "$out" | tail -1 | awk '{print $2}')
+    [ "${p0:-0}" -gt 0 ] && break
+  done
+  sleep 1
   echo "show port stats 0" >&3; sleep 0.3
   c0=$(thread_ticks $pid rte-worker-$CPU)
   p0=$(grep -o 'RX-packets: *[0-9]*' "$out" | tail -1 | awk '{print $2}')

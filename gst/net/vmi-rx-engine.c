@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
 
 /* datagrams per recv_burst() */
 #define ENGINE_BURST 64
@@ -136,7 +137,8 @@ static gpointer
 engine_thread (gpointer data)
 {
   VmiRxEngine *e = data;
-  VmiRxSlot slots[ENGINE_BURST];
+  VmiRxSlot slots[ENGINE_BURST], run[ENGINE_BURST];
+  gboolean taken[ENGINE_BURST];
   gint64 last_tick = g_get_monotonic_time ();
 
   engine_pin (e);
@@ -165,15 +167,24 @@ engine_thread (gpointer data)
       engine_tick_all (e, e->failed);
       continue;
     }
-    /* runs of one stream go to its receiver as one burst */
-    for (i = 0; i < n; i = j) {
-      guint id = slots[i].stream;
+    /* each receiver gets its datagrams of the burst in one call, in
+     * arrival order: interleaved streams (a switch merging senders) would
+     * otherwise cost a call, and a receiver's per-burst work, per datagram */
+    memset (taken, 0, n * sizeof (taken[0]));
+    for (i = 0; i < n; i++) {
+      guint id = slots[i].stream, k = 0;
       VmiRxEngineMember *m;
 
-      for (j = i + 1; j < n && slots[j].stream == id; j++);
+      if (taken[i])
+        continue;
+      for (j = i; j < n; j++)
+        if (!taken[j] && slots[j].stream == id) {
+          taken[j] = TRUE;
+          run[k++] = slots[j];
+        }
       m = id < VMI_RX_ENGINE_MAX_STREAMS ? e->by_id[id] : NULL;
       if (G_LIKELY (m))
-        m->func (m->user_data, e->t, &slots[i], j - i, NULL);
+        m->func (m->user_data, e->t, run, k, NULL);
     }
     now = g_get_monotonic_time ();
     if (now - last_tick >= VMI_RX_ENGINE_TICK_US) {
