@@ -44,7 +44,10 @@ echo "net-bench: $FRAMES frames of 1920x1080 UYVP at 29.97 fps (1080i59.94's rat
 python3 -c "import socket,time; s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.bind(('127.0.0.1',$PORT)); time.sleep(3600)" &
 DRAIN_PID=$!
 sleep 0.3
-SRC="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze num-buffers=$FRAMES"
+# imagefreeze takes its output frame rate from downstream, not from its
+# input: without the caps filter after it the sink fixated its own first
+# rate (1080p23.98, 5621 datagrams per frame, not the frames intended)
+SRC="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze num-buffers=$FRAMES ! $CAPS"
 base=$(cpu gst-launch-1.0 -q $SRC ! fakesink sync=false)
 ours=$(cpu gst-launch-1.0 -q $SRC ! st2022sink pacing=none sync=false host=127.0.0.1 port=$PORT stats-interval=0)
 theirs=$(cpu gst-launch-1.0 -q $SRC ! rtpvrawpay mtu=1400 ! udpsink sync=false host=127.0.0.1 port=$PORT)
@@ -100,7 +103,7 @@ recv_cpu () {
   wait $rx || { echo "net-bench: receiver failed:" >&2; tail -5 "$TMP/rout" >&2; exit 1; }
   awk '{ printf "%.3f", $1 + $2 }' "$TMP/rtime"
 }
-LIVE="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze is-live=true num-buffers=$((FRAMES + 45))"
+LIVE="videotestsrc num-buffers=1 pattern=smpte ! $CAPS ! imagefreeze is-live=true num-buffers=$((FRAMES + 45)) ! $CAPS"
 ours=$(recv_cpu "st2022src port=$((PORT + 1)) num-buffers=$FRAMES ! fakesink" \
   "$LIVE ! st2022sink host=127.0.0.1 port=$((PORT + 1))")
 theirs=$(recv_cpu "udpsrc port=$((PORT + 2)) buffer-size=67108864 caps=$RTPCAPS ! rtpvrawdepay ! identity eos-after=$FRAMES ! fakesink" \
@@ -122,9 +125,9 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
         num-buffers=$n ! fakesink >"$TMP/rate" 2>&1 ) &
     rx=$!
     sleep 0.5
-    /usr/bin/time -f "%e" -o "$TMP/stime" taskset -c 0 timeout 60 gst-launch-1.0 -m \
+    /usr/bin/time -f "%e" -o "$TMP/stime" taskset -c 0 timeout 60 gst-launch-1.0 -m -v \
       videotestsrc num-buffers=1 ! "$C" \
-      ! imagefreeze is-live=true num-buffers=$n \
+      ! imagefreeze is-live=true num-buffers=$n ! "$C" \
       ! st2022sink name=tx host=127.0.0.1 port=$((PORT + 3)) >"$TMP/srate" 2>&1 || true
     wait $rx || true
     st=$(grep "st2022-stats" "$TMP/rate" | tail -1 | sed -e 's/.*st2022-stats, //' -e 's/(guint64)//g')
@@ -133,6 +136,8 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
     late=$(grep "st2022-stats" "$TMP/srate" | tail -1 | tr ',' '\n' | sed -n 's/^ *frames-late=(guint64)//p' | tr -d ';')
     nominal=$(awk -v p="$6" -v f="$4" 'BEGIN { split(f, a, "/"); printf "%.0f", p * a[1] / a[2] }')
     achieved=$(awk -v p="$6" -v n="$n" -v e="$(cat "$TMP/stime")" 'BEGIN { printf "%.0f", p * n / e }')
+    neg=$(sed -n 's/.*tx\.GstPad:sink: caps = //p' "$TMP/srate" | head -1)
+    echo "rate    $1: negotiated ${neg:-?}"
     echo "rate    $1: nominal $nominal datagrams/s (sender achieved >= $achieved/s, frames-late ${late:-?}/$n) into one pinned receiving core: ${pk:-0} datagrams, packets-lost=${lost:-?}"
   done
 fi
