@@ -14,7 +14,11 @@
 #include "config.h"
 #endif
 
+/* rte_dev_dma_map()/rte_dev_dma_unmap() are still experimental in 22.11 */
+#define ALLOW_EXPERIMENTAL_API
+
 #include "vmi-dpdk.h"
+#include "pool/vmi-dma.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -26,6 +30,7 @@
 #include <rte_lcore.h>
 #include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_memory.h>
 
 /* RX ring, and descriptors a TX queue holds; the pools are larger than any
  * queue so that a full ring (a slow net_ring peer) never starves the other
@@ -63,6 +68,89 @@ normalize_args (const gchar * args)
   return g_string_free (s, FALSE);
 }
 
+/* --- frame memory for DMA (vmi-dma.h) -------------------------------------
+ *
+ * Every frame the vmi allocator (and the sink's rasters) allocates while
+ * the EAL runs is registered as DPDK external memory (rte_extmem_register:
+ * rte_mem_virt2memseg_list() then finds it, and mbufs may point into it)
+ * and mapped for DMA into every PCI device's IOMMU domain at IOVA = VA
+ * (rte_dev_dma_map). A virtual device has no DMA: registration alone is
+ * all it needs, and rte_dev_dma_map() says ENOTSUP for it. */
+
+static gboolean
+is_vdev (const struct rte_device *dev)
+{
+  return rte_dev_bus (dev)
+      && g_strcmp0 (rte_bus_name (rte_dev_bus (dev)), "vdev") == 0;
+}
+
+static void
+dma_unmap_devices (gpointer mem, gsize size, guint16 upto)
+{
+  struct rte_eth_dev_info info;
+  guint16 p;
+
+  RTE_ETH_FOREACH_DEV (p) {
+    if (p >= upto)
+      break;
+    if (rte_eth_dev_info_get (p, &info) == 0 && info.device
+        && !is_vdev (info.device))
+      rte_dev_dma_unmap ((struct rte_device *) info.device, mem,
+          (guint64) (guintptr) mem, size);
+  }
+}
+
+static gboolean
+dma_register (gpointer mem, gsize size, gsize page_size, gpointer user_data,
+    gchar ** reason)
+{
+  struct rte_eth_dev_info info;
+  guint16 p;
+
+  if (rte_extmem_register (mem, size, NULL, 0, page_size) != 0) {
+    *reason = g_strdup_printf ("rte_extmem_register of %" G_GSIZE_FORMAT
+        " bytes: %s%s", size, rte_strerror (rte_errno), rte_errno == ENOSPC ?
+        " (each frame takes one of DPDK's RTE_MAX_MEMSEG_LISTS memory "
+        "lists)" : "");
+    return FALSE;
+  }
+  RTE_ETH_FOREACH_DEV (p) {
+    if (rte_eth_dev_info_get (p, &info) != 0 || info.device == NULL
+        || is_vdev (info.device))
+      continue;
+    if (rte_eal_iova_mode () != RTE_IOVA_VA) {
+      *reason = g_strdup ("DPDK runs with IOVA as PA: frame memory outside "
+          "DPDK's own can only be given to a NIC with IOVA as VA (a NIC bound "
+          "to vfio-pci with an IOMMU, --iova-mode=va)");
+      goto undo;
+    }
+    if (rte_dev_dma_map ((struct rte_device *) info.device, mem,
+            (guint64) (guintptr) mem, size) != 0 && rte_errno != ENOTSUP) {
+      *reason = g_strdup_printf ("rte_dev_dma_map for port %u (%s): %s", p,
+          rte_dev_name (info.device), rte_strerror (rte_errno));
+      goto undo;
+    }
+  }
+  return TRUE;
+
+undo:
+  dma_unmap_devices (mem, size, p);
+  rte_extmem_unregister (mem, size);
+  return FALSE;
+}
+
+static void
+dma_unregister (gpointer mem, gsize size, gpointer user_data)
+{
+  /* after rte_eal_cleanup() at exit DPDK's tables are gone with it */
+  if (!eal_running)
+    return;
+  dma_unmap_devices (mem, size, RTE_MAX_ETHPORTS);
+  rte_extmem_unregister (mem, size);
+}
+
+static const VmiDmaHooks dma_hooks = { dma_register, dma_unregister };
+
 static void
 eal_cleanup_at_exit (void)
 {
@@ -75,8 +163,9 @@ eal_cleanup_at_exit (void)
       if (ports[p] && ports[p]->configured)
         rte_eth_dev_close (p);
     }
-    rte_eal_cleanup ();
+    vmi_dma_set_hooks (NULL, NULL);
     eal_running = FALSE;
+    rte_eal_cleanup ();
   }
   g_mutex_unlock (&ctx_lock);
 }
@@ -114,12 +203,14 @@ eal_start (const gchar * eal_args, GError ** error)
       /* the application started the EAL itself: use it */
       eal_running = TRUE;
       eal_args_in_force = NULL;
+      vmi_dma_set_hooks (&dma_hooks, NULL);
       return TRUE;
     }
     goto init_failed;
   }
   eal_running = TRUE;
   eal_args_in_force = normalize_args (eal_args);
+  vmi_dma_set_hooks (&dma_hooks, NULL);
   if (!cleanup_registered) {
     cleanup_registered = TRUE;
     atexit (eal_cleanup_at_exit);

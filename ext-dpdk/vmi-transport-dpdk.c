@@ -35,6 +35,7 @@
 #include "net/vmi-rx-demux.h"
 #include "net/vmi-rx-engine.h"
 #include "pacing/vmi-gap-frame.h"
+#include "pool/vmi-dma.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -94,6 +95,9 @@ typedef struct
   VmiGapOpcode gap_opcode;
   gboolean zerocopy;            /* payloads may stay in frame memory */
   gboolean iova_va;
+  const VmiTxFrame *dma_frame;  /* the last frame checked for DMA memory */
+  const guint8 *dma_mem;
+  gboolean dma_ok;
   guint64 tx_gap_frames, tx_gap_bytes;
 
   /* RX: the one stream, or (demux) the streams added, by id */
@@ -267,19 +271,20 @@ open_send (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
             "the group for a given source, SSM, drop them)" : ""));
 
   d->iova_va = rte_eal_iova_mode () == RTE_IOVA_VA;
-  /* a virtual device's CPU reads the attached memory; a NIC's DMA would
-   * need the frames registered with the IOMMU, which this build does not
-   * do: it copies there */
-  d->zerocopy = d->port->chains && d->port->vdev;
+  /* a virtual device's CPU reads the attached memory; a NIC's DMA only
+   * frame memory registered for it (vmi-dma.h, vmi-dpdk-context.c):
+   * frame_dma_ok() picks per frame, the rest is copied */
+  d->zerocopy = d->port->chains;
   if (!d->port->chains)
     append_warning (d, g_strdup_printf ("DPDK port %u (%s, driver %s) takes "
             "no multi-segment mbufs: payloads are copied (no zero-copy TX)",
             d->port->id, d->port->name, d->port->driver));
-  else if (!d->port->vdev)
-    append_warning (d, g_strdup_printf ("DPDK port %u (%s) is a NIC: this "
-            "build copies payloads into DPDK memory for it (zero-copy TX "
-            "from frame memory needs DMA-registered frames)", d->port->id,
-            d->port->name));
+  else if (vmi_dma_get_failure ())
+    append_warning (d, g_strdup_printf ("frame memory could not be "
+            "registered for DMA (%s): %s", vmi_dma_get_failure (),
+            d->port->vdev ? "a NIC would get copies of such frames' "
+            "payloads (this virtual device reads them in place)" :
+            "payloads of such frames are copied for this NIC"));
   return TRUE;
 
 bad_mac:
@@ -456,6 +461,21 @@ vmi_transport_dpdk_close (VmiTransport * t)
 
 /* --- TX ----------------------------------------------------------------- */
 
+/* May the port read @f's memory in place? A virtual device always can; a
+ * NIC when the memory is registered for DMA (checked once per frame). */
+static inline gboolean
+frame_dma_ok (VmiTransportDpdk * d, const VmiTxFrame * f)
+{
+  if (d->port->vdev)
+    return TRUE;
+  if (f != d->dma_frame || f->mem != d->dma_mem) {
+    d->dma_frame = f;
+    d->dma_mem = f->mem;
+    d->dma_ok = vmi_dma_contains (f->mem, f->size);
+  }
+  return d->dma_ok;
+}
+
 /* The NIC is done with an attached payload. */
 static void
 ext_free (void *addr, void *opaque)
@@ -524,7 +544,8 @@ build_datagram (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint len)
     if (l == 0)
       continue;
     if (d->zerocopy && l >= EXT_MIN
-        && vmi_tx_frame_contains (dg->frame, base, l)) {
+        && vmi_tx_frame_contains (dg->frame, base, l)
+        && frame_dma_ok (d, dg->frame)) {
       struct rte_mbuf *e = rte_pktmbuf_alloc (d->port->ext_pool);
       VmiDpdkExtPriv *priv;
 

@@ -25,6 +25,7 @@
 #include "vmi-pacer.h"
 #include "vmi-gap-frame.h"
 #include "vmi-epoch.h"
+#include "pool/vmi-dma.h"
 
 /* rasters: one on the wire (kept for underrun=repeat), B1 queued, one being
  * written by the element */
@@ -267,7 +268,8 @@ free_format_locked (VmiTxEngine * e)
   guint i;
 
   for (i = 0; i < N_SLOTS; i++) {
-    g_clear_pointer (&e->slots[i].buf.raster, g_free);
+    vmi_dma_free (e->slots[i].buf.raster, e->raster_size);
+    e->slots[i].buf.raster = NULL;
     e->slots[i].state = SLOT_FREE;
   }
   g_clear_pointer (&e->pkt, st2022_packetizer_free);
@@ -382,7 +384,9 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
   e->fmt = fmt;
   e->raster_size = fmt->frame_bytes;
   for (i = 0; i < N_SLOTS; i++) {
-    e->slots[i].buf.raster = g_malloc (e->raster_size);
+    /* DMA-registered when a transport asked for it (vmi-dma.h): a NIC
+     * then sends straight out of the raster */
+    e->slots[i].buf.raster = vmi_dma_alloc (e->raster_size, NULL);
     e->slots[i].buf.size = e->raster_size;
     e->slots[i].state = SLOT_FREE;
   }

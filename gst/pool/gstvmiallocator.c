@@ -33,6 +33,7 @@
 #endif
 
 #include "pool/gstvmiallocator.h"
+#include "pool/vmi-dma.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -166,6 +167,12 @@ gst_vmi_allocator_alloc (GstAllocator * allocator, gsize size,
     gst_memory_unref (mem);
     return NULL;
   }
+  /* a transport that sends straight out of frame memory (DPDK on a PCI
+   * NIC) has installed DMA hooks: the whole mapping is registered once
+   * here, for the life of the memory (vmi-dma.h) */
+  if (vmi_dma_has_hooks ())
+    vmi_dma_register (info.data, maxsize, huge ? self->huge_page_size :
+        self->page_size);
   aoffset = ((guintptr) info.data) & align;
   if (aoffset)
     aoffset = align + 1 - aoffset;
@@ -201,12 +208,27 @@ gst_vmi_allocator_alloc (GstAllocator * allocator, gsize size,
   return mem;
 }
 
+/* A DMA registration ends before the mapping goes (GstFdAllocator's free
+ * unmaps it). */
+static void
+gst_vmi_allocator_free (GstAllocator * allocator, GstMemory * mem)
+{
+  GstMapInfo info;
+
+  if (vmi_dma_has_hooks () && gst_memory_map (mem, &info, GST_MAP_READ)) {
+    vmi_dma_unregister (info.data - mem->offset);
+    gst_memory_unmap (mem, &info);
+  }
+  GST_ALLOCATOR_CLASS (gst_vmi_allocator_parent_class)->free (allocator, mem);
+}
+
 static void
 gst_vmi_allocator_class_init (GstVmiAllocatorClass * klass)
 {
   GstAllocatorClass *alloc_class = GST_ALLOCATOR_CLASS (klass);
 
   alloc_class->alloc = GST_DEBUG_FUNCPTR (gst_vmi_allocator_alloc);
+  alloc_class->free = GST_DEBUG_FUNCPTR (gst_vmi_allocator_free);
 
   vmi_id_quark = g_quark_from_static_string ("GstVmiMemoryId");
   vmi_huge_quark = g_quark_from_static_string ("GstVmiMemoryHugetlb");
