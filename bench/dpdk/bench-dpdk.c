@@ -25,11 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "net/vmi-transport.h"
 #include "st2022/st2022.h"
+#include "bench-cpu.h"
 
 #define GROUP "239.1.2.3"
 #define FORMAT "1080p59.94"
@@ -38,11 +38,7 @@
 static gdouble
 thread_cpu (void)
 {
-  struct rusage ru;
-
-  getrusage (RUSAGE_THREAD, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  return bench_cpu_seconds (RUSAGE_THREAD);
 }
 
 static gdouble

@@ -17,7 +17,7 @@
 #include <gst/gst.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+#include "bench-cpu.h"
 
 static guint64 seen, warm;
 static gdouble cpu0, cpu1;
@@ -26,11 +26,7 @@ static guint64 frames;
 static gdouble
 process_cpu (void)
 {
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  return bench_cpu_seconds (RUSAGE_SELF);
 }
 
 static GstPadProbeReturn

@@ -74,7 +74,8 @@ testpmd_rate () {
     pk=$(sed -n '/Accumulated/,/+++++$/s/.*RX-packets: *\([0-9]*\).*/\1/p' "$TMP/tp")
   fi
   if [ -z "$pk" ] || [ "$ticks" = 0 ]; then
-    echo "dpdk-bench: testpmd $1 gave no figure:" >&2; tail -5 "$TMP/tp" >&2
+    echo "dpdk-bench: testpmd $1 gave no figure (forwarding thread ${tid:-not found}, ticks $ticks, packets ${pk:-none}):" >&2
+    grep -v '^ *$' "$TMP/tp" | tail -12 >&2
     echo 0; return
   fi
   awk -v p="$pk" -v t="$ticks" -v hz="$HZ" 'BEGIN { printf "%.3f\n", p / (t / hz) / 1e6 }'
@@ -112,7 +113,10 @@ for r in $(seq "$R"); do
         echo "$out" >>"$TMP/log"
         echo "$out" | field mpps_per_cpu_s >"$TMP/$side.ours.$r"
       else
+        # once more if a run gave nothing (it happens on a loaded machine)
         testpmd_rate "$mode" "$vdev" "$extra" >"$TMP/$side.testpmd.$r"
+        [ "$(cat "$TMP/$side.testpmd.$r")" != 0 ] \
+          || testpmd_rate "$mode" "$vdev" "$extra" >"$TMP/$side.testpmd.$r"
       fi
     done
     awk -v a="$(cat "$TMP/$side.ours.$r")" -v b="$(cat "$TMP/$side.testpmd.$r")" \
