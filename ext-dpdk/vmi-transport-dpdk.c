@@ -607,7 +607,7 @@ build_fast (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint n,
   VmiTxFrame *f = dg[0].frame;
   guint r, i;
 
-  if (!d->zerocopy || f == NULL)
+  if (!d->zerocopy || f == NULL || !frame_dma_ok (d, f))
     return 0;
   for (r = 0; r < n && fast_datagram (&dg[r], f); r++);
   if (r == 0)
