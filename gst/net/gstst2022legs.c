@@ -684,6 +684,17 @@ gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 }
 
 void
+gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
+{
+  vmi_transport_close (l->t[1]);
+  l->t[1] = t;
+  l->dropped_told[1] = 0;
+  l->n[1] = 0;
+  l->last_mono[1] = g_get_monotonic_time ();
+  gst_st2022_src_legs_reset (l);
+}
+
+void
 gst_st2022_src_legs_drain (GstSt2022SrcLegs * l)
 {
   st2022_seamless_flush (l->merge);

@@ -116,6 +116,11 @@ gboolean gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
 /* Receive thread: the element's primary transport is now @t (an IS-05
  * retarget): both paths start over */
 void gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t);
+/* Receive thread: the second path's transport is now @t (an IS-05
+ * retarget of the second leg; the old one is closed): both paths start
+ * over */
+void gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l,
+    VmiTransport * t);
 /* Interrupts recv() (any thread) */
 void gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l);
 /* Both paths silent while a frame waits for its end: what the merge holds

@@ -287,6 +287,7 @@ struct _GstSt2022Src
    * hands to the receive thread (NULL: receive nothing), under @lock */
   GstSt2022Nmos *nmos;
   VmiTransport *swap_t;
+  VmiTransport *swap_t2;        /* ST 2022-7: the second path's, or NULL */
   gint swap_pending;            /* atomic */
   gint64 swap_since;            /* receive thread */
 
@@ -1345,7 +1346,7 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 static gboolean
 gst_st2022_src_take_swap (GstSt2022Src * self)
 {
-  VmiTransport *old = self->t;
+  VmiTransport *old = self->t, *t2;
 
   if (self->in_progress > 0) {
     if (self->swap_since == 0)
@@ -1355,6 +1356,8 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
   }
   self->t = self->swap_t;
   self->swap_t = NULL;
+  t2 = self->swap_t2;
+  self->swap_t2 = NULL;
   self->swap_since = 0;
   g_mutex_unlock (&self->lock);
 
@@ -1363,6 +1366,10 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
   /* whatever the new transport brings is the stream, from its first
    * datagram */
   st2022_stream_lock_reset (self->lock_gate);
+  if (self->legs && t2)
+    gst_st2022_src_legs_set_secondary (self->legs, t2);
+  else
+    vmi_transport_close (t2);
   if (self->legs)
     gst_st2022_src_legs_set_primary (self->legs, self->t);
   self->rx_dropped_told = 0;
@@ -1379,7 +1386,14 @@ gst_st2022_src_take_swap (GstSt2022Src * self)
 gboolean
 gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
 {
-  VmiTransport *replaced;
+  return gst_st2022_src_swap_transports (self, t, NULL);
+}
+
+gboolean
+gst_st2022_src_swap_transports (GstSt2022Src * self, VmiTransport * t,
+    VmiTransport * t2)
+{
+  VmiTransport *replaced, *replaced2;
 
   g_mutex_lock (&self->lock);
   if (self->thread == NULL || self->stopping) {
@@ -1387,7 +1401,9 @@ gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
     return FALSE;
   }
   replaced = self->swap_t;
+  replaced2 = self->swap_t2;
   self->swap_t = t;
+  self->swap_t2 = t2;
   g_atomic_int_set (&self->swap_pending, 1);
   g_cond_broadcast (&self->cond);
   /* until the receive thread has taken it (a frame's time or so) */
@@ -1395,6 +1411,7 @@ gst_st2022_src_swap_transport (GstSt2022Src * self, VmiTransport * t)
     g_cond_wait (&self->cond, &self->lock);
   g_mutex_unlock (&self->lock);
   vmi_transport_close (replaced);
+  vmi_transport_close (replaced2);
   return TRUE;
 }
 
@@ -1806,6 +1823,7 @@ gst_st2022_src_stop (GstBaseSrc * bsrc)
   self->engine_t = NULL;
   self->shared = FALSE;
   g_clear_pointer (&self->swap_t, vmi_transport_close);
+  g_clear_pointer (&self->swap_t2, vmi_transport_close);
   g_atomic_int_set (&self->swap_pending, 0);
   self->swap_since = 0;
   if (self->legs)

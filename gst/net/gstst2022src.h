@@ -25,6 +25,11 @@ G_DECLARE_FINAL_TYPE (GstSt2022Src, gst_st2022_src, GST, ST2022_SRC,
  * instead of its transport, switching on its receive thread between two
  * frames (NMOS IS-05). FALSE when it is not running (@t is not taken). */
 gboolean gst_st2022_src_swap_transport (GstSt2022Src * src, VmiTransport * t);
+/* As gst_st2022_src_swap_transport(), and with ST 2022-7 the second path
+ * receives from @t2 (taken) from the same moment on (NULL: it keeps its
+ * transport). FALSE when it is not running (neither is taken). */
+gboolean gst_st2022_src_swap_transports (GstSt2022Src * src,
+    VmiTransport * t, VmiTransport * t2);
 
 G_END_DECLS
 

@@ -53,6 +53,9 @@ struct _GstSt2022Nmos
   /* src, node thread: it has a transport, bound to @port */
   gboolean receiving;
   guint port;
+  /* src with ST 2022-7, node thread: what the second path receives now */
+  gchar *address2, *source2;
+  gint port2;
 };
 
 void
@@ -165,6 +168,8 @@ gst_st2022_nmos_free (GstSt2022Nmos * n)
     return;
   g_free (n->registry);
   g_free (n->label);
+  g_free (n->address2);
+  g_free (n->source2);
   g_free (n);
 }
 
@@ -246,82 +251,127 @@ sink_activate (gpointer user_data, const VmiNmosState * active, guint n_legs,
   return TRUE;
 }
 
+/* What a receiver leg of an activation says to receive */
+static void
+leg_target (const VmiNmosLeg * leg, const gchar ** address,
+    const gchar ** source, gint * port)
+{
+  const VmiNmosValue *mc = &leg->v[VMI_NMOS_P_MULTICAST_IP];
+  const VmiNmosValue *src = &leg->v[VMI_NMOS_P_SOURCE_IP];
+  const VmiNmosValue *p = &leg->v[VMI_NMOS_P_DESTINATION_PORT];
+
+  *address = mc->type == VMI_NMOS_V_STRING ? mc->s : "0.0.0.0";
+  *source = src->type == VMI_NMOS_V_STRING ? src->s : NULL;
+  *port = p->type == VMI_NMOS_V_INT ? p->i : 0;
+}
+
+static VmiTransport *
+open_leg (const gchar * address, const gchar * source, gint port,
+    const gchar * iface, gint buffer_size, GError ** error)
+{
+  VmiTransportConfig cfg = { 0 };
+
+  if (port <= 0) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+        "destination_port must be a UDP port");
+    return NULL;
+  }
+  cfg.direction = VMI_TRANSPORT_DIR_RECEIVE;
+  cfg.address = address;
+  cfg.port = (guint16) port;
+  cfg.multicast_iface = iface;
+  cfg.source_address = source;
+  cfg.buffer_size = buffer_size;
+  return vmi_transport_lookup (VMI_TRANSPORT_KIND_SOCKET)->open (&cfg, error);
+}
+
 /* IS-05 activation of a receiver: a new socket for the new address, port
- * and source filter, handed to the playing element's receive thread, which
- * takes it between two frames (gst_st2022_src_swap_transport()). */
+ * and source filter (with ST 2022-7 also for the second leg, when it
+ * moves), handed to the playing element's receive thread, which takes them
+ * between two frames (gst_st2022_src_swap_transports()). */
 static gboolean
 src_activate (gpointer user_data, const VmiNmosState * active, guint n_legs,
     GError ** error)
 {
   GstSt2022Nmos *n = user_data;
-  const VmiNmosLeg *leg = &active->legs[0];
-  const VmiNmosValue *mc = &leg->v[VMI_NMOS_P_MULTICAST_IP];
-  const VmiNmosValue *src = &leg->v[VMI_NMOS_P_SOURCE_IP];
-  const VmiNmosValue *port = &leg->v[VMI_NMOS_P_DESTINATION_PORT];
-  const gchar *address = mc->type == VMI_NMOS_V_STRING ? mc->s : "0.0.0.0";
-  const gchar *source = src->type == VMI_NMOS_V_STRING ? src->s : NULL;
-  VmiTransportConfig cfg = { 0 };
-  const VmiTransportClass *klass;
+  const gchar *address, *source, *address2 = NULL, *source2 = NULL;
+  gint port, port2 = 0, buffer_size;
   GstSt2022Transport kind;
-  VmiTransport *t = NULL;
-  gchar *iface = NULL;
-  gint buffer_size;
+  VmiTransport *t = NULL, *t2 = NULL;
+  gchar *iface = NULL, *iface2 = NULL;
 
+  leg_target (&active->legs[0], &address, &source, &port);
+  if (n_legs == 2)
+    leg_target (&active->legs[1], &address2, &source2, &port2);
   g_object_get (n->element, "transport", &kind, "multicast-iface", &iface,
       "buffer-size", &buffer_size, NULL);
+  if (n_legs == 2)
+    g_object_get (n->element, "secondary-multicast-iface", &iface2, NULL);
   if (kind != GST_ST2022_TRANSPORT_SOCKET) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
         "live retarget needs transport=socket (this receiver has "
         "transport=%s)", gst_st2022_transport_nick (kind));
-    g_free (iface);
-    return FALSE;
+    goto refused;
   }
   if (leg_enabled (active)) {
-    if (port->type != VMI_NMOS_V_INT || port->i <= 0) {
-      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
-          "destination_port must be a UDP port");
-      g_free (iface);
-      return FALSE;
-    }
-    cfg.direction = VMI_TRANSPORT_DIR_RECEIVE;
-    cfg.address = address;
-    cfg.port = (guint16) port->i;
-    cfg.multicast_iface = iface;
-    cfg.source_address = source;
-    cfg.buffer_size = buffer_size;
-    klass = vmi_transport_lookup (VMI_TRANSPORT_KIND_SOCKET);
-    t = klass->open (&cfg, error);
-    if (t == NULL && n->receiving && cfg.port == n->port) {
+    t = open_leg (address, source, port, iface, buffer_size, error);
+    if (t == NULL && port > 0 && n->receiving && (guint) port == n->port) {
       /* the old socket holds the port: give it up first (the switch is
        * then not between two frames, the port is the same) */
       g_clear_error (error);
       gst_st2022_src_swap_transport (GST_ST2022_SRC (n->element), NULL);
       n->receiving = FALSE;
-      t = klass->open (&cfg, error);
+      t = open_leg (address, source, port, iface, buffer_size, error);
     }
-    if (t == NULL) {
-      GST_WARNING_OBJECT (n->element, "IS-05 activation refused: %s",
-          (*error)->message);
-      g_free (iface);
-      return FALSE;
+    if (t == NULL)
+      goto refused;
+    /* the second path gets a socket only when it moves: a controller
+     * activating the same parameters again keeps it (and its port) */
+    if (n_legs == 2 && (port2 != n->port2 || g_strcmp0 (address2,
+                n->address2) != 0 || g_strcmp0 (source2, n->source2) != 0)) {
+      t2 = open_leg (address2, source2, port2, iface2, buffer_size, error);
+      if (t2 == NULL) {
+        g_prefix_error (error, "second leg: ");
+        vmi_transport_close (t);
+        goto refused;
+      }
     }
   }
   g_free (iface);
-  if (!gst_st2022_src_swap_transport (GST_ST2022_SRC (n->element), t)) {
+  g_free (iface2);
+  if (!gst_st2022_src_swap_transports (GST_ST2022_SRC (n->element), t, t2)) {
     vmi_transport_close (t);
+    vmi_transport_close (t2);
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
         "the receiver is not running");
     return FALSE;
   }
   n->receiving = t != NULL;
   if (t)
-    n->port = cfg.port;
-  GST_INFO_OBJECT (n->element, "IS-05: receiving %s",
-      t ? "(retargeted)" : "nothing (disabled)");
+    n->port = port;
+  GST_INFO_OBJECT (n->element, "IS-05: receiving %s%s",
+      t ? "(retargeted)" : "nothing (disabled)",
+      t2 ? ", second path retargeted" : "");
   if (t)
-    g_object_set (n->element, "address", address, "port", (gint) port->i,
+    g_object_set (n->element, "address", address, "port", port,
         "source-address", source, NULL);
+  if (t2) {
+    g_free (n->address2);
+    g_free (n->source2);
+    n->address2 = g_strdup (address2);
+    n->source2 = g_strdup (source2);
+    n->port2 = port2;
+    g_object_set (n->element, "secondary-address", address2,
+        "secondary-port", port2, "secondary-source-address", source2, NULL);
+  }
   return TRUE;
+
+refused:
+  GST_WARNING_OBJECT (n->element, "IS-05 activation refused: %s",
+      (*error)->message);
+  g_free (iface);
+  g_free (iface2);
+  return FALSE;
 }
 
 static gboolean
@@ -411,16 +461,16 @@ receiver_leg (VmiNmosLeg * leg, const gchar * address, const gchar * source,
 }
 
 /* The receiver's IS-05 state: what the src receives now. With ST 2022-7
- * (`secondary-address`) a second leg, fixed to the secondary path's
- * properties (its constraints allow only them): activations retarget the
- * primary path. */
+ * (`secondary-address`) a second leg, the secondary path's: activations
+ * retarget either path or both. */
 static void
 src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
 {
   VmiNmosLeg legs[VMI_NMOS_MAX_LEGS] = { {{{0}}} };
   gchar *address = NULL, *source = NULL, *address2 = NULL, *source2 = NULL;
+  const gchar *a2, *s2;
   gint port, port2 = -1;
-  guint n_legs = 1, p;
+  guint n_legs = 1;
 
   g_object_get (n->element, "address", &address, "port", &port,
       "source-address", &source, NULL);
@@ -444,11 +494,23 @@ src_endpoint (GstSt2022Nmos * n, VmiNmosEndpoint * ep)
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].min = 1;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].has_max = TRUE;
   ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT].max = 65535;
-  if (n_legs == 2)
-    for (p = 0; p < VMI_NMOS_N_PARAMS; p++)
-      if (legs[1].v[p].type != VMI_NMOS_V_UNSET
-          && legs[1].v[p].type != VMI_NMOS_V_AUTO)
-        enum_one (&ep->constraints[1][p], &legs[1].v[p]);
+  g_free (n->address2);
+  g_free (n->source2);
+  n->address2 = n->source2 = NULL;
+  n->port2 = 0;
+  if (n_legs == 2) {
+    leg_target (&legs[1], &a2, &s2, &n->port2);
+    n->address2 = g_strdup (a2);
+    n->source2 = g_strdup (s2);
+    vmi_nmos_value_set_int (&ep->auto_values[1].v
+        [VMI_NMOS_P_DESTINATION_PORT], n->port2);
+    ep->constraints[1][VMI_NMOS_P_DESTINATION_PORT] =
+        ep->constraints[0][VMI_NMOS_P_DESTINATION_PORT];
+    /* the second path is switched on and off with the first
+     * (master_enable, leg 0's rtp_enabled), not alone */
+    enum_one (&ep->constraints[1][VMI_NMOS_P_RTP_ENABLED],
+        &legs[1].v[VMI_NMOS_P_RTP_ENABLED]);
+  }
   g_free (address);
   g_free (source);
   g_free (address2);

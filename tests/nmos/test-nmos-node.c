@@ -930,25 +930,22 @@ GST_START_TEST (test_two_legs)
     gst_object_unref (sink);
   }
 
-  /* the receiver: the secondary leg is its properties' */
-  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
-      "staged", receiver_id);
-  body = http_ok ("PATCH", node_port, path, "{\"transport_params\":[{},"
-      "{\"destination_port\":6000}]}", 400);
-  fail_unless (strstr (body, "destination_port of leg 1 is not one of the "
-          "values its constraints list") != NULL, "%s", body);
-  g_free (body);
-  g_free (path);
+  /* the receiver's second leg: retargetable like the first */
   path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
       "constraints", receiver_id);
   body = http_ok ("GET", node_port, path, NULL, 200);
-  expect = g_strdup_printf ("\"destination_port\":{\"enum\":[%d]},"
-      "\"rtp_enabled\":{\"enum\":[true]}}]", port2);
+  expect = g_strdup ("\"destination_port\":{\"minimum\":1,\"maximum\":"
+      "65535},\"rtp_enabled\":{\"enum\":[true]}}]");
   fail_unless (g_str_has_suffix (body, expect), "%s", body);
   g_free (expect);
   g_free (body);
   g_free (path);
-
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "staged", receiver_id);
+  body = http_ok ("PATCH", node_port, path, "{\"transport_params\":[{},"
+      "{\"rtp_enabled\":false}]}", 400);
+  g_free (body);
+  g_free (path);
   no_error (pipe);
   gst_object_unref (src);
   stop (pipe);
@@ -956,6 +953,224 @@ GST_START_TEST (test_two_legs)
   g_free (node_id);
   g_free (sender_id);
   g_free (receiver_id);
+}
+
+GST_END_TEST;
+
+/* An unused UDP port of 127.0.0.1 (bound, read back, released) */
+static gint
+free_port (void)
+{
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *sa = g_inet_socket_address_new (lo, 0), *bound;
+  gint port;
+
+  fail_unless (g_socket_bind (s, sa, FALSE, NULL));
+  bound = g_socket_get_local_address (s, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_object_unref (bound);
+  g_object_unref (sa);
+  g_object_unref (lo);
+  g_object_unref (s);
+  return port;
+}
+
+/* TRUE when 127.0.0.1:@port can be bound (nothing holds it) */
+static gboolean
+port_free (gint port)
+{
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *sa = g_inet_socket_address_new (lo, port);
+  gboolean ok = g_socket_bind (s, sa, FALSE, NULL);
+
+  g_object_unref (sa);
+  g_object_unref (lo);
+  g_object_unref (s);
+  return ok;
+}
+
+/* The datagrams each path received: exactly what was sent to it; on a
+ * loaded machine a socket may drop some (the kernel tells,
+ * `overflow-events`; the other path has them): every datagram sent is then
+ * received or in a gap counted in datagrams, `packets-overflow` */
+static void
+check_paths (GstElement * e, guint64 primary, guint64 secondary)
+{
+  GstStructure *st = NULL;
+  guint64 p, s, dropped, gaps, lost;
+  gchar *all;
+
+  g_object_get (e, "stats", &st, NULL);
+  all = gst_structure_to_string (st);
+  fail_unless (gst_structure_get (st, "packets-primary", G_TYPE_UINT64, &p,
+          "packets-secondary", G_TYPE_UINT64, &s, "overflow-events",
+          G_TYPE_UINT64, &dropped, "packets-overflow", G_TYPE_UINT64, &gaps,
+          "packets-lost", G_TYPE_UINT64, &lost, NULL), "%s", all);
+  fail_unless_equals_uint64 (lost, 0);
+  if (dropped == 0) {
+    fail_unless (p == primary && s == secondary, "%s", all);
+  } else {
+    GST_WARNING ("the kernel dropped %" G_GUINT64_FORMAT " datagrams",
+        dropped);
+    fail_unless (p + s + gaps == primary + secondary, "%s", all);
+  }
+  GST_INFO ("%s", all);
+  g_free (all);
+  gst_structure_free (st);
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * name)
+{
+  GstStructure *st = NULL;
+  guint64 v = G_MAXUINT64;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  fail_unless (gst_structure_get_uint64 (st, name, &v), "no %s", name);
+  gst_structure_free (st);
+  return v;
+}
+
+/* Sends @n frames (720p50) on both paths and waits for their end */
+static void
+send_two_paths (gint port, gint port2, guint ssrc, guint n)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%u ! "
+      CAPS_720P50 " ! st2022sink host=127.0.0.1 port=%d ssrc=%u "
+      "secondary-host=127.0.0.1 secondary-port=%d", n, port, ssrc, port2);
+  GstElement *tx = gst_parse_launch (desc, NULL);
+  GstBus *bus;
+  GstMessage *m;
+
+  fail_unless (tx != NULL);
+  play (tx);
+  bus = gst_element_get_bus (tx);
+  m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (m != NULL && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_object_unref (bus);
+  stop (tx);
+  g_free (desc);
+}
+
+#define SSRC_C 0xcccc0003
+/* 720p50: 1980 samples x 750 lines x 20 bits, 1376 bytes a datagram */
+#define DATAGRAMS_720P50 ((1980 * 750 * 5 / 2 + 1375) / 1376)
+#define TWO_LEG_FRAMES 10
+
+/* IS-05 moves both legs of a playing ST 2022-7 receiver: before, the
+ * sender's second path goes to a port the receiver does not listen on (its
+ * secondary counts nothing); after the PATCH both paths receive from their
+ * new ports, the old ones are released, and every datagram of both paths
+ * is counted; activating the same parameters again keeps the sockets */
+GST_START_TEST (test_two_legs_retarget)
+{
+  GstElement *pipe, *src, *fs;
+  Frames f = { 0 };
+  GstPad *pad;
+  gchar *node_id, *receiver_id, *path, *body, *req;
+  gint node_port, port, port2, new_port, new_port2, v;
+  const guint64 per_frame = DATAGRAMS_720P50;
+  JsonObject *o;
+  JsonArray *legs;
+
+  g_mutex_init (&f.lock);
+  g_cond_init (&f.cond);
+  f.ssrc = g_array_new (FALSE, FALSE, sizeof (guint));
+  f.frcount = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  pipe = gst_pipeline_new ("rx2");
+  src = gst_element_factory_make ("st2022src", "src");
+  fs = gst_element_factory_make ("fakesink", NULL);
+  g_object_set (src, "port", 0, "secondary-address", "127.0.0.1",
+      "secondary-port", 0, "nmos", TRUE, "nmos-registry", "none", NULL);
+  g_object_set (fs, "sync", FALSE, NULL);
+  gst_bin_add_many (GST_BIN (pipe), src, fs, NULL);
+  fail_unless (gst_element_link (src, fs));
+  pad = gst_element_get_static_pad (src, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &f, NULL);
+  gst_object_unref (pad);
+  play (pipe);
+  g_object_get (src, "nmos-node-port", &node_port, "port", &port,
+      "secondary-port", &port2, NULL);
+  node_id = expected_node_id (node_port, 0);
+  receiver_id = expected_id (node_id, src, "receiver");
+  new_port = free_port ();
+  new_port2 = free_port ();
+  fail_if (new_port == new_port2);
+
+  /* before: the second path goes elsewhere */
+  send_two_paths (port, new_port2, SSRC_A, TWO_LEG_FRAMES);
+  wait_frames (&f, SSRC_A, TWO_LEG_FRAMES);
+  check_paths (src, TWO_LEG_FRAMES * per_frame, 0);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-secondary"), 0);
+
+  /* both legs move */
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "staged", receiver_id);
+  req = g_strdup_printf ("{\"master_enable\":true,\"activation\":{\"mode\":"
+      "\"activate_immediate\"},\"transport_params\":[{\"destination_port\":"
+      "%d},{\"destination_port\":%d}]}", new_port, new_port2);
+  body = http_ok ("PATCH", node_port, path, req, 200);
+  g_free (body);
+  g_free (path);
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "active", receiver_id);
+  body = http_ok ("GET", node_port, path, NULL, 200);
+  o = parse_object (body);
+  legs = json_object_get_array_member (o, "transport_params");
+  fail_unless_equals_int (json_array_get_length (legs), 2);
+  fail_unless_equals_int (json_object_get_int_member
+      (json_array_get_object_element (legs, 0), "destination_port"), new_port);
+  fail_unless_equals_int (json_object_get_int_member
+      (json_array_get_object_element (legs, 1), "destination_port"),
+      new_port2);
+  json_object_unref (o);
+  g_free (body);
+  g_object_get (src, "port", &v, NULL);
+  fail_unless_equals_int (v, new_port);
+  g_object_get (src, "secondary-port", &v, NULL);
+  fail_unless_equals_int (v, new_port2);
+  /* the old sockets are gone */
+  fail_unless (port_free (port));
+  fail_unless (port_free (port2));
+
+  /* after: both paths, every datagram of each */
+  send_two_paths (new_port, new_port2, SSRC_B, TWO_LEG_FRAMES);
+  wait_frames (&f, SSRC_B, TWO_LEG_FRAMES);
+  check_paths (src, 2 * TWO_LEG_FRAMES * per_frame,
+      TWO_LEG_FRAMES * per_frame);
+
+  /* the same parameters again (as a controller re-activating does): the
+   * sockets stay, and the second path still receives */
+  path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
+      "staged", receiver_id);
+  body = http_ok ("PATCH", node_port, path, req, 200);
+  g_free (body);
+  g_free (path);
+  fail_if (port_free (new_port2));
+  /* only the second path now: the frames come through it alone */
+  send_two_paths (port, new_port2, SSRC_C, TWO_LEG_FRAMES);
+  wait_frames (&f, SSRC_C, TWO_LEG_FRAMES);
+  check_paths (src, 2 * TWO_LEG_FRAMES * per_frame,
+      2 * TWO_LEG_FRAMES * per_frame);
+  fail_unless_equals_int (f.corrupted, 0);
+
+  no_error (pipe);
+  stop (pipe);
+  g_free (req);
+  g_free (node_id);
+  g_free (receiver_id);
+  g_array_unref (f.ssrc);
+  g_array_unref (f.frcount);
+  g_mutex_clear (&f.lock);
+  g_cond_clear (&f.cond);
 }
 
 GST_END_TEST;
@@ -973,6 +1188,7 @@ nmos_node_suite (void)
   tcase_add_test (tc, test_connection_api);
   tcase_add_test (tc, test_retarget);
   tcase_add_test (tc, test_two_legs);
+  tcase_add_test (tc, test_two_legs_retarget);
   return s;
 }
 
