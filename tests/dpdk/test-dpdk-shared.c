@@ -282,6 +282,58 @@ GST_START_TEST (test_shared_engine_8_streams)
 
 GST_END_TEST;
 
+/* rx-cpu without a shared engine pins the element's own receive thread */
+GST_START_TEST (test_rx_cpu_own_thread)
+{
+  const RefFormat *f = &ref_1080p5994;
+  gchar *dir = dpdk_test_mkdtemp ();
+  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
+  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
+      "infinite_rx=1", pcap);
+  gchar *eal = dpdk_test_eal_args (vdev);
+  guint8 **pics = net_make_pictures (f, 1, 31);
+  GPtrArray *frames = dpdk_encode_stream (f, pics, 1, GROUP_BASE, 5004);
+  GstAppSinkCallbacks cb = { NULL, NULL, on_sample };
+  Source *s = &sources[0];
+  GstElement *sink;
+  guint base[N_SRC] = { 0 };
+  cpu_set_t cpus;
+  gchar *desc;
+
+  dpdk_pcap_write (pcap, frames);
+  desc = g_strdup_printf ("st2022src name=src transport=dpdk "
+      "address=239.1.2.1 port=5004 rx-cpu=0 stats-interval=0 timeout=0 "
+      "dpdk-eal-args=\"%s\" ! appsink name=sink sync=false max-buffers=2 "
+      "drop=false", eal);
+  memset (s, 0, sizeof (*s));
+  s->pic = pics[0];
+  s->pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (s->pipeline != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, s, NULL);
+  gst_object_unref (sink);
+  set_state (s->pipeline, GST_STATE_PLAYING);
+  wait_frames (1, base, FRAMES_PER_PHASE);
+  fail_unless_equals_int (count_threads ("st2022src-rx", &cpus), 1);
+  fail_unless_equals_int (CPU_COUNT (&cpus), 1);
+  fail_unless (CPU_ISSET (0, &cpus));
+  fail_unless_equals_int (s->bad, 0);
+  fail_unless_equals_int (s->corrupted, 0);
+  set_state (s->pipeline, GST_STATE_NULL);
+  gst_object_unref (s->pipeline);
+
+  remove_eal_files ();
+  g_ptr_array_unref (frames);
+  net_free_pictures (pics, 1);
+  g_free (desc);
+  g_free (eal);
+  g_free (vdev);
+  g_free (pcap);
+  dpdk_test_rmdir (dir);
+}
+
+GST_END_TEST;
+
 /* A shared engine on a transport that cannot demultiplex, or with a
  * second path, fails the state change and says what to do */
 static void
@@ -325,6 +377,7 @@ dpdk_shared_suite (void)
   tcase_set_timeout (tc, 240);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_shared_engine_errors);
+  tcase_add_test (tc, test_rx_cpu_own_thread);
   tcase_add_test (tc, test_shared_engine_8_streams);
   return s;
 }
