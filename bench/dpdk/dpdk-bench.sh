@@ -162,3 +162,24 @@ for f in "1080p59.94 59.94" "1080p50 50"; do
 done
 echo "        (whole process CPU between frame $WARM and frame $FRAMES, min / median / max of $R runs; load now $(load))"
 grep -h 'stats=' "$TMP/elog" | grep -o 'packets-lost=([a-z0-9]*)[0-9]*\|frames-late=([a-z0-9]*)[0-9]*' | sort | uniq -c | sed 's/^/        counters over all element runs: /'
+
+# --- many streams on one core: shared engines (st2022sink/st2022src
+# shared-engine) ---------------------------------------------------------------
+# Receive: 8 st2022src on one shared engine, on a replay of 8 interleaved
+# 1080p59.94 streams, next to testpmd rxonly on the same replay and core
+# (bench/dpdk/rx-bench.sh, which also prints each round). The replay is
+# not paced: streams per core = datagrams per CPU-second of the receive
+# thread / 269,550, the capacity of one core, not a count of streams held
+# in real time.
+if gst-inspect-1.0 st2022src 2>/dev/null | grep -q shared-engine; then
+  echo "shared engine: receive, 8 st2022src on one engine pinned to core $CPU (rx-bench.sh $S $R $CPU 8 e0):"
+  VMI_BUILD=$B "$HERE/rx-bench.sh" "$S" "$R" "$CPU" 8 e0 2>&1 \
+    | grep -E '^rx-element|^testpmd|^ratio' | sed -e 's/ caps=.*//' -e 's/^/        /'
+else
+  echo "shared engine: receive: st2022src has no shared-engine in this build"
+fi
+if gst-inspect-1.0 st2022sink 2>/dev/null | grep -q shared-engine; then
+  echo "shared engine: send: st2022sink has shared-engine; its streams-per-core run is not in this script yet"
+else
+  echo "shared engine: send: st2022sink has no shared-engine in this build"
+fi
