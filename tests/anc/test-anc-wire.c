@@ -632,6 +632,18 @@ check_sd_audio_wire (const RefFormat * f, guint channels, guint frames,
         }
       gst_object_unref (as);
     }
+    /* and every frame (counted once create() gave it, after its audio) */
+    {
+      GstElement *vs = gst_bin_get_by_name (GST_BIN (rx), "v");
+      guint nv = 0;
+
+      while (nv < frames && (smp = gst_app_sink_try_pull_sample
+              (GST_APP_SINK (vs), 10 * GST_SECOND))) {
+        nv++;
+        gst_sample_unref (smp);
+      }
+      gst_object_unref (vs);
+    }
     stats = get_stats (rx, "src");
     gst_element_set_state (rx, GST_STATE_NULL);
     gst_object_unref (rx);
