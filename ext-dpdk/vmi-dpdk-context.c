@@ -408,7 +408,7 @@ port_configure (VmiDpdkPort * p, guint rx_mbufs, GError ** error)
 
   if ((rc = rte_eth_rx_queue_setup (p->id, 0, nrx,
               rte_eth_dev_socket_id (p->id), NULL, p->rx_pool)) != 0)
-    goto failed;
+    goto rx_queue_failed;
   if ((rc = rte_eth_tx_queue_setup (p->id, 0, ntx,
               rte_eth_dev_socket_id (p->id), NULL)) != 0)
     goto failed;
@@ -421,6 +421,18 @@ failed:
   g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
       "cannot set up DPDK port %u (%s, driver %s): %s", p->id, p->name,
       p->driver[0] ? p->driver : "?", rte_strerror (rc < 0 ? -rc : rc));
+  return FALSE;
+
+rx_queue_failed:
+  /* most often a replay (net_pcap infinite_rx) larger than the pool: it
+   * copies its whole file into the pool here (DPDK says how many mbufs
+   * it needs on stderr) */
+  g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+      "cannot set up the receive queue of DPDK port %u (%s, driver %s): "
+      "%s. Its pool has %u mbufs; a net_pcap infinite_rx replay needs one "
+      "per frame of its file: raise st2022src's dpdk-rx-mbufs", p->id,
+      p->name, p->driver[0] ? p->driver : "?",
+      rte_strerror (rc < 0 ? -rc : rc), p->rx_pool->size);
   return FALSE;
 }
 

@@ -182,6 +182,27 @@ stat_of (GstElement * src, const gchar * field)
   return v;
 }
 
+/* One frame of each of the N_SRC streams (@pics), datagram by datagram in
+ * turn, as a switch merging eight senders would deliver them */
+static void
+write_replay (const gchar * pcap, guint8 ** pics)
+{
+  const RefFormat *f = &ref_1080p5994;
+  GPtrArray *streams[N_SRC], *all = g_ptr_array_new ();
+  guint i, k, n = ref_datagrams (f);
+
+  for (i = 0; i < N_SRC; i++)
+    streams[i] = dpdk_encode_stream (f, &pics[i], 1, GROUP_BASE + i, 5004);
+  for (k = 0; k < n; k++)
+    for (i = 0; i < N_SRC; i++)
+      g_ptr_array_add (all, streams[i]->pdata[k]);
+  fail_unless_equals_int (all->len, 35976);
+  dpdk_pcap_write (pcap, all);
+  g_ptr_array_unref (all);
+  for (i = 0; i < N_SRC; i++)
+    g_ptr_array_unref (streams[i]);
+}
+
 GST_START_TEST (test_shared_engine_8_streams)
 {
   const RefFormat *f = &ref_1080p5994;
@@ -193,22 +214,10 @@ GST_START_TEST (test_shared_engine_8_streams)
   gchar *engine = g_strdup_printf ("t%d", (int) getpid ());
   gchar *prefix = g_strdup_printf ("vmi-rx-%.8s", engine);
   guint8 **pics = net_make_pictures (f, N_SRC, 29);
-  GPtrArray *streams[N_SRC], *all = g_ptr_array_new ();
-  guint base[N_SRC], i, k, n = ref_datagrams (f), others;
+  guint base[N_SRC], i, n = ref_datagrams (f), others;
   cpu_set_t cpus;
 
-  /* one frame of each stream, datagram by datagram in turn, as a switch
-   * merging eight senders would deliver them */
-  for (i = 0; i < N_SRC; i++)
-    streams[i] = dpdk_encode_stream (f, &pics[i], 1, GROUP_BASE + i, 5004);
-  for (k = 0; k < n; k++)
-    for (i = 0; i < N_SRC; i++)
-      g_ptr_array_add (all, streams[i]->pdata[k]);
-  fail_unless_equals_int (all->len, 35976);
-  dpdk_pcap_write (pcap, all);
-  g_ptr_array_unref (all);
-  for (i = 0; i < N_SRC; i++)
-    g_ptr_array_unref (streams[i]);
+  write_replay (pcap, pics);
 
   for (i = 0; i < N_SRC; i++) {
     Source *s = &sources[i];
@@ -334,8 +343,9 @@ GST_START_TEST (test_rx_cpu_own_thread)
 
 GST_END_TEST;
 
-/* A shared engine on a transport that cannot demultiplex, or with a
- * second path, fails the state change and says what to do */
+/* A shared engine on a transport that cannot demultiplex, with a second
+ * path, or with a receive pool smaller than its replay fails the state
+ * change and says what to do */
 static void
 expect_error (const gchar * desc, const gchar * says)
 {
@@ -361,9 +371,39 @@ GST_START_TEST (test_shared_engine_errors)
       "secondary-address=239.1.3.1 shared-engine=x dpdk-eal-args=\"%s\" ! "
       "fakesink", eal);
   expect_error (desc, "clear secondary-address");
-  remove_eal_files ();
   g_free (desc);
   g_free (eal);
+  remove_eal_files ();
+}
+
+GST_END_TEST;
+
+/* dpdk-rx-mbufs sets the pool: the default of a shared engine takes the
+ * 8-stream replay (test above), 8191 mbufs do not */
+GST_START_TEST (test_rx_mbufs_too_few)
+{
+  gchar *dir = dpdk_test_mkdtemp ();
+  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
+  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
+      "infinite_rx=1", pcap);
+  gchar *eal = dpdk_test_eal_args (vdev);
+  guint8 **pics = net_make_pictures (&ref_1080p5994, N_SRC, 3);
+  gchar *desc;
+
+  write_replay (pcap, pics);
+  desc = g_strdup_printf ("st2022src transport=dpdk address=239.1.2.1 "
+      "shared-engine=x dpdk-rx-mbufs=8191 dpdk-eal-args=\"%s\" ! fakesink",
+      eal);
+  expect_error (desc, "Its pool has 8191 mbufs; a net_pcap infinite_rx "
+      "replay needs one per frame of its file: raise st2022src's "
+      "dpdk-rx-mbufs");
+  remove_eal_files ();
+  net_free_pictures (pics, N_SRC);
+  g_free (desc);
+  g_free (eal);
+  g_free (vdev);
+  g_free (pcap);
+  dpdk_test_rmdir (dir);
 }
 
 GST_END_TEST;
@@ -378,6 +418,7 @@ dpdk_shared_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_shared_engine_errors);
   tcase_add_test (tc, test_rx_cpu_own_thread);
+  tcase_add_test (tc, test_rx_mbufs_too_few);
   tcase_add_test (tc, test_shared_engine_8_streams);
   return s;
 }
