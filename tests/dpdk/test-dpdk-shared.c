@@ -169,6 +169,35 @@ remove_eal_files (void)
   g_free (cmd);
 }
 
+/* A replay file in a fresh directory, and the EAL arguments of a
+ * net_pcap infinite_rx port on it */
+typedef struct
+{
+  gchar *dir, *pcap, *eal;
+} Replay;
+
+static void
+replay_init (Replay * r)
+{
+  gchar *vdev;
+
+  r->dir = dpdk_test_mkdtemp ();
+  r->pcap = g_build_filename (r->dir, "rx.pcap", NULL);
+  vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,infinite_rx=1",
+      r->pcap);
+  r->eal = dpdk_test_eal_args (vdev);
+  g_free (vdev);
+}
+
+static void
+replay_clear (Replay * r)
+{
+  remove_eal_files ();
+  g_free (r->eal);
+  g_free (r->pcap);
+  dpdk_test_rmdir (r->dir);
+}
+
 static guint64
 stat_of (GstElement * src, const gchar * field)
 {
@@ -206,18 +235,15 @@ write_replay (const gchar * pcap, guint8 ** pics)
 GST_START_TEST (test_shared_engine_8_streams)
 {
   const RefFormat *f = &ref_1080p5994;
-  gchar *dir = dpdk_test_mkdtemp ();
-  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
-  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
-      "infinite_rx=1", pcap);
-  gchar *eal = dpdk_test_eal_args (vdev);
+  Replay rp;
   gchar *engine = g_strdup_printf ("t%d", (int) getpid ());
   gchar *prefix = g_strdup_printf ("vmi-rx-%.8s", engine);
   guint8 **pics = net_make_pictures (f, N_SRC, 29);
   guint base[N_SRC], i, n = ref_datagrams (f), others;
   cpu_set_t cpus;
 
-  write_replay (pcap, pics);
+  replay_init (&rp);
+  write_replay (rp.pcap, pics);
 
   for (i = 0; i < N_SRC; i++) {
     Source *s = &sources[i];
@@ -227,7 +253,7 @@ GST_START_TEST (test_shared_engine_8_streams)
         "address=239.1.2.%u port=5004 shared-engine=%s rx-cpu=0 "
         "stats-interval=0 timeout=0 dpdk-eal-args=\"%s\" ! "
         "appsink name=sink sync=false max-buffers=2 drop=false", i + 1,
-        engine, eal);
+        engine, rp.eal);
 
     s->index = i;
     s->pic = pics[i];
@@ -280,13 +306,9 @@ GST_START_TEST (test_shared_engine_8_streams)
   fail_unless_equals_int (count_threads (prefix, NULL), 0);
 
   net_free_pictures (pics, N_SRC);
-  remove_eal_files ();
   g_free (prefix);
   g_free (engine);
-  g_free (eal);
-  g_free (vdev);
-  g_free (pcap);
-  dpdk_test_rmdir (dir);
+  replay_clear (&rp);
 }
 
 GST_END_TEST;
@@ -295,11 +317,7 @@ GST_END_TEST;
 GST_START_TEST (test_rx_cpu_own_thread)
 {
   const RefFormat *f = &ref_1080p5994;
-  gchar *dir = dpdk_test_mkdtemp ();
-  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
-  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
-      "infinite_rx=1", pcap);
-  gchar *eal = dpdk_test_eal_args (vdev);
+  Replay rp;
   guint8 **pics = net_make_pictures (f, 1, 31);
   GPtrArray *frames = dpdk_encode_stream (f, pics, 1, GROUP_BASE, 5004);
   GstAppSinkCallbacks cb = { NULL, NULL, on_sample };
@@ -309,11 +327,12 @@ GST_START_TEST (test_rx_cpu_own_thread)
   cpu_set_t cpus;
   gchar *desc;
 
-  dpdk_pcap_write (pcap, frames);
+  replay_init (&rp);
+  dpdk_pcap_write (rp.pcap, frames);
   desc = g_strdup_printf ("st2022src name=src transport=dpdk "
       "address=239.1.2.1 port=5004 rx-cpu=0 stats-interval=0 timeout=0 "
       "dpdk-eal-args=\"%s\" ! appsink name=sink sync=false max-buffers=2 "
-      "drop=false", eal);
+      "drop=false", rp.eal);
   memset (s, 0, sizeof (*s));
   s->pic = pics[0];
   s->pipeline = gst_parse_launch (desc, NULL);
@@ -331,14 +350,10 @@ GST_START_TEST (test_rx_cpu_own_thread)
   set_state (s->pipeline, GST_STATE_NULL);
   gst_object_unref (s->pipeline);
 
-  remove_eal_files ();
   g_ptr_array_unref (frames);
   net_free_pictures (pics, 1);
   g_free (desc);
-  g_free (eal);
-  g_free (vdev);
-  g_free (pcap);
-  dpdk_test_rmdir (dir);
+  replay_clear (&rp);
 }
 
 GST_END_TEST;
@@ -382,28 +397,21 @@ GST_END_TEST;
  * 8-stream replay (test above), 8191 mbufs do not */
 GST_START_TEST (test_rx_mbufs_too_few)
 {
-  gchar *dir = dpdk_test_mkdtemp ();
-  gchar *pcap = g_build_filename (dir, "rx.pcap", NULL);
-  gchar *vdev = g_strdup_printf ("--vdev net_pcap0,rx_pcap=%s,"
-      "infinite_rx=1", pcap);
-  gchar *eal = dpdk_test_eal_args (vdev);
+  Replay rp;
   guint8 **pics = net_make_pictures (&ref_1080p5994, N_SRC, 3);
   gchar *desc;
 
-  write_replay (pcap, pics);
+  replay_init (&rp);
+  write_replay (rp.pcap, pics);
   desc = g_strdup_printf ("st2022src transport=dpdk address=239.1.2.1 "
       "shared-engine=x dpdk-rx-mbufs=8191 dpdk-eal-args=\"%s\" ! fakesink",
-      eal);
+      rp.eal);
   expect_error (desc, "Its pool has 8191 mbufs; a net_pcap infinite_rx "
       "replay needs one per frame of its file: raise st2022src's "
       "dpdk-rx-mbufs");
-  remove_eal_files ();
   net_free_pictures (pics, N_SRC);
   g_free (desc);
-  g_free (eal);
-  g_free (vdev);
-  g_free (pcap);
-  dpdk_test_rmdir (dir);
+  replay_clear (&rp);
 }
 
 GST_END_TEST;
