@@ -49,6 +49,9 @@ struct _VmiRxEngine
   const VmiTransportClass *klass;
   VmiTransport *t;
   gint cpu;
+  /* the port the first receiver named: every other one must name it */
+  gint port_index;
+  gchar *port_name;
   GThread *thread;
 
   /* requests: the joiners and leavers wait on @cond */
@@ -226,6 +229,7 @@ engine_free (VmiRxEngine * e)
   g_clear_error (&e->failed);
   g_mutex_clear (&e->lock);
   g_cond_clear (&e->cond);
+  g_free (e->port_name);
   g_free (e->name);
   g_free (e);
 }
@@ -250,6 +254,8 @@ engine_new (const gchar * name, const VmiTransportClass * klass,
   e->name = g_strdup (name);
   e->klass = klass;
   e->cpu = cpu;
+  e->port_index = cfg->dpdk_port;
+  e->port_name = g_strdup (cfg->iface && *cfg->iface ? cfg->iface : NULL);
   g_mutex_init (&e->lock);
   g_cond_init (&e->cond);
   g_queue_init (&e->requests);
@@ -298,6 +304,15 @@ vmi_rx_engine_join (const gchar * name, const VmiTransportClass * klass,
         "shared-engine '%s' receives with transport=%s: give this "
         "transport=%s receiver another shared-engine name", name,
         e->klass->name, klass ? klass->name : "?");
+    goto out;
+  } else if (e->port_index != cfg->dpdk_port || g_strcmp0 (e->port_name,
+          cfg->iface && *cfg->iface ? cfg->iface : NULL) != 0) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
+        "shared-engine '%s' receives on port %s (dpdk-port %d), this "
+        "receiver names port %s (dpdk-port %d): an engine has one port; "
+        "give receivers on another port another shared-engine name", name,
+        e->port_name ? e->port_name : "-", e->port_index,
+        cfg->iface && *cfg->iface ? cfg->iface : "-", cfg->dpdk_port);
     goto out;
   } else if (cpu >= 0 && cpu != e->cpu) {
     g_string_append_printf (w, "%sshared-engine '%s' runs %s%d (set by the "

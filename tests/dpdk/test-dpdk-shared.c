@@ -388,6 +388,15 @@ GST_START_TEST (test_shared_engine_errors)
   expect_error (desc, "clear secondary-address");
   g_free (desc);
   g_free (eal);
+  /* an engine has one port */
+  eal = dpdk_test_eal_args ("--vdev net_null0 --vdev net_null1");
+  desc = g_strdup_printf ("st2022src transport=dpdk address=239.1.2.1 "
+      "shared-engine=y dpdk-port=0 dpdk-eal-args=\"%s\" ! fakesink "
+      "st2022src transport=dpdk address=239.1.2.2 shared-engine=y "
+      "dpdk-port=1 dpdk-eal-args=\"%s\" ! fakesink", eal, eal);
+  expect_error (desc, "an engine has one port");
+  g_free (desc);
+  g_free (eal);
   remove_eal_files ();
 }
 
