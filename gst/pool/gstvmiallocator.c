@@ -209,13 +209,15 @@ gst_vmi_allocator_alloc (GstAllocator * allocator, gsize size,
 }
 
 /* A DMA registration ends before the mapping goes (GstFdAllocator's free
- * unmaps it). */
+ * unmaps it). A shared sub-memory comes here too, with its parent alive:
+ * the registration is the parent's. */
 static void
 gst_vmi_allocator_free (GstAllocator * allocator, GstMemory * mem)
 {
   GstMapInfo info;
 
-  if (vmi_dma_has_hooks () && gst_memory_map (mem, &info, GST_MAP_READ)) {
+  if (mem->parent == NULL && vmi_dma_has_hooks ()
+      && gst_memory_map (mem, &info, GST_MAP_READ)) {
     vmi_dma_unregister (info.data - mem->offset);
     gst_memory_unmap (mem, &info);
   }

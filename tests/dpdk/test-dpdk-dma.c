@@ -175,6 +175,9 @@ GST_START_TEST (test_frames_registered)
   fail_unless (vmi_dma_contains (map.data, map.size));
   fail_unless (vmi_dma_contains (map.data + map.size - 1, 1));
   fail_if (vmi_dma_contains (map.data + map.size - 1, 4096 * 1024));
+  /* a shared part going away leaves the frame registered */
+  gst_memory_unref (gst_memory_share (mem, 4096, 4096));
+  fail_unless (vmi_dma_contains (map.data, map.size));
   gst_memory_unmap (mem, &map);
   gst_memory_unref (mem);
   vmi_dma_get_stats (&st);
