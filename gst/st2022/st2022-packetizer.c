@@ -19,6 +19,10 @@ struct _St2022Packetizer
   guint32 vts_frame;            /* video timestamp at the current frame start */
   guint32 rtp_ts;
   const guint8 *raster;
+  /* ring mode (begin_frame_ring): payloads at raster + pos, pos wrapping
+   * at ring_size (0: a flat raster) */
+  gsize ring_size;
+  gsize pos;
   guint next;                   /* next datagram index */
   gboolean started;             /* a frame was begun at least once */
   gboolean vts_set;             /* set_vts(): the next frame's vts given */
@@ -81,17 +85,11 @@ st2022_packetizer_free (St2022Packetizer * p)
   g_free (p);
 }
 
-int
-st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
-    gsize raster_size, guint32 rtp_ts)
+static void
+begin_common (St2022Packetizer * p, const guint8 * raster, gsize ring_size,
+    gsize origin, guint32 rtp_ts)
 {
-  const St2022Format *fmt;
-
-  if (p == NULL || raster == NULL)
-    return ST2022_ERROR_INVALID_ARGUMENT;
-  fmt = p->fmt;
-  if (raster_size < fmt->frame_bytes)
-    return ST2022_ERROR_BUFFER_TOO_SMALL;
+  const St2022Format *fmt = p->fmt;
 
   if (p->started) {
     /* Datagrams of an abandoned frame keep their sequence numbers so a
@@ -106,13 +104,10 @@ st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
   }
   p->started = TRUE;
   p->raster = raster;
+  p->ring_size = ring_size;
+  p->pos = origin;
   p->rtp_ts = rtp_ts;
   p->next = 0;
-
-  memcpy (p->tail, raster + (gsize) (fmt->datagrams_per_frame - 1) *
-      ST2022_PAYLOAD_SIZE, fmt->last_payload_bytes);
-  memset (p->tail + fmt->last_payload_bytes, 0,
-      ST2022_PAYLOAD_SIZE - fmt->last_payload_bytes);
 
   /* per-frame fields: RTP timestamp and FRCount */
   p->hdr[4] = rtp_ts >> 24;
@@ -120,7 +115,41 @@ st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
   p->hdr[6] = (rtp_ts >> 8) & 0xff;
   p->hdr[7] = rtp_ts & 0xff;
   p->hdr[ST2022_RTP_HEADER_SIZE + 1] = p->frcount;
+}
+
+int
+st2022_packetizer_begin_frame (St2022Packetizer * p, const guint8 * raster,
+    gsize raster_size, guint32 rtp_ts)
+{
+  if (p == NULL || raster == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (raster_size < p->fmt->frame_bytes)
+    return ST2022_ERROR_BUFFER_TOO_SMALL;
+  begin_common (p, raster, 0, 0, rtp_ts);
   return ST2022_OK;
+}
+
+int
+st2022_packetizer_begin_frame_ring (St2022Packetizer * p,
+    const guint8 * base, gsize ring_size, gsize origin, guint32 rtp_ts)
+{
+  if (p == NULL || base == NULL || ring_size < ST2022_PAYLOAD_SIZE)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  begin_common (p, base, ring_size, origin % ring_size, rtp_ts);
+  return ST2022_OK;
+}
+
+/* The last payload, zero padded: copied when it is asked for, so a raster
+ * written a few lines ahead of the packetizer has its last line by then */
+static const guint8 *
+fill_tail (St2022Packetizer * p, const guint8 * src)
+{
+  const St2022Format *fmt = p->fmt;
+
+  memcpy (p->tail, src, fmt->last_payload_bytes);
+  memset (p->tail + fmt->last_payload_bytes, 0,
+      ST2022_PAYLOAD_SIZE - fmt->last_payload_bytes);
+  return p->tail;
 }
 
 int
@@ -154,8 +183,18 @@ st2022_packetizer_next (St2022Packetizer * p, St2022Datagram * out, guint max)
       h[23] = v & 0xff;
     }
     out->header_len = p->header_len;
-    out->payload = i == last ? p->tail :
-        p->raster + (gsize) i * ST2022_PAYLOAD_SIZE;
+    if (p->ring_size) {
+      const guint8 *src = p->raster + p->pos;
+
+      p->pos += ST2022_PAYLOAD_SIZE;
+      if (p->pos >= p->ring_size)
+        p->pos -= p->ring_size;
+      out->payload = i == last ? fill_tail (p, src) : src;
+    } else {
+      const guint8 *src = p->raster + (gsize) i * ST2022_PAYLOAD_SIZE;
+
+      out->payload = i == last ? fill_tail (p, src) : src;
+    }
     out->payload_len = ST2022_PAYLOAD_SIZE;
     out->index = i;
     p->seq++;

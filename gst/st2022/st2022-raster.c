@@ -646,6 +646,112 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
   return ST2022_OK;
 }
 
+int
+st2022_raster_writer_begin (St2022RasterWriter * w, St2022RasterCursor * cur,
+    guint8 * base, gsize ring_size, gsize origin, St2022PixelFormat pixfmt,
+    const guint8 * picture, gsize stride)
+{
+  const St2022Format *fmt;
+
+  if (w == NULL || cur == NULL || base == NULL || picture == NULL)
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  fmt = w->fmt;
+  if (fmt->sd || (pixfmt != ST2022_PIXEL_UYVP && pixfmt != ST2022_PIXEL_V210))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  if (stride < st2022_picture_min_stride (fmt, pixfmt))
+    return ST2022_ERROR_INVALID_ARGUMENT;
+  cur->base = base;
+  cur->ring_size = ring_size;
+  cur->origin = ring_size ? origin % ring_size : origin;
+  cur->pixfmt = pixfmt;
+  cur->picture = picture;
+  cur->stride = stride;
+  cur->line = 1;
+  /* the last line of every format in the table is blanking, so the
+   * history a frame starts from is always the blanking line's: the cursor
+   * never writes it back (the element's thread begins frame k + 1 while
+   * the transmit thread still writes frame k) */
+  cur->pc = w->hist_c;
+  cur->py = w->hist_y;
+  cur->prev_active = TRUE;
+  return ST2022_OK;
+}
+
+static inline guint8 *
+cursor_line (const St2022RasterCursor * cur, const St2022Format * fmt,
+    guint line)
+{
+  gsize off = cur->origin + (gsize) (line - 1) * fmt->line_bytes;
+
+  if (cur->ring_size)
+    off %= cur->ring_size;
+  return cur->base + off;
+}
+
+/* The loop of st2022_raster_writer_write() over lines cur->line..last, each
+ * line at its cursor address (two lines written together are contiguous:
+ * the ring repeats past its end). */
+void
+st2022_raster_writer_lines (St2022RasterWriter * w, St2022RasterCursor * cur,
+    guint last_line)
+{
+  const St2022Format *fmt = w->fmt;
+  guint line;
+  guint32 pc = cur->pc, py = cur->py;
+  gboolean prev_active = cur->prev_active;
+  gsize stride = cur->stride;
+
+  last_line = MIN (last_line, fmt->total_lines);
+  for (line = cur->line; line <= last_line; line++) {
+    guint8 *lp = cursor_line (cur, fmt, line);
+    gint row = w->line_row[line];
+
+    blank_line_to (w, lp, line, row < 0 ? fmt->line_bytes :
+        fmt->active_offset);
+    if (prev_active)
+      put_crc (lp, crc_tail (pc, w->tail + line * 6), crc_tail (py,
+              w->tail + line * 6));
+    if (row < 0) {
+      pc = w->blank_crc_c;
+      py = w->blank_crc_y;
+      prev_active = FALSE;
+    } else if (cur->pixfmt == ST2022_PIXEL_UYVP) {
+      const guint8 *src = cur->picture + (gsize) row * stride;
+      guint8 *lp1 = lp + fmt->line_bytes;
+      guint32 crc[4];
+      guint8 *reserved[2] = { &w->row_reserved[row], NULL };
+
+      if (line < last_line && w->line_row[line + 1] >= 0) {
+        reserved[1] = &w->row_reserved[w->line_row[line + 1]];
+        blank_line_to (w, lp1, line + 1, fmt->active_offset);
+        active_from_uyvp2 (lp + fmt->active_offset, src,
+            lp1 + fmt->active_offset,
+            cur->picture + (gsize) w->line_row[line + 1] * stride,
+            fmt->active_bytes, crc, reserved);
+        line++;
+        put_crc (lp1, crc_tail (crc[0], w->tail + line * 6), crc_tail (crc[1],
+                w->tail + line * 6));
+        pc = crc[2];
+        py = crc[3];
+      } else {
+        active_from_uyvp2 (lp + fmt->active_offset, src, NULL, NULL,
+            fmt->active_bytes, crc, reserved);
+        pc = crc[0];
+        py = crc[1];
+      }
+      prev_active = TRUE;
+    } else {
+      active_from_v210 (w, lp + fmt->active_offset,
+          cur->picture + (gsize) row * stride, &pc, &py);
+      prev_active = TRUE;
+    }
+  }
+  cur->line = MAX (cur->line, last_line + 1);
+  cur->pc = pc;
+  cur->py = py;
+  cur->prev_active = prev_active;
+}
+
 /* ---- packed 6-pixel blocks → v210 ---- */
 
 /* whole blocks, 15 packed bytes → 16 v210 bytes; reads only

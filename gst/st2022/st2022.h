@@ -341,6 +341,42 @@ int st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
     gsize raster_size, St2022PixelFormat pixfmt, const guint8 * picture,
     gsize stride);
 
+/* The sliced writer: one frame's raster written a few lines at a time, so
+ * a sender can write each part just before it packetizes it (the raster
+ * stays in cache) and into a ring of memory rather than a whole raster.
+ * The cursor holds the frame's state (next line, CRC chain, picture); the
+ * writer keeps its tables and may serve one cursor at a time per frame
+ * order. Lines land at @base + ((@origin + offset) mod @ring_size), each
+ * line contiguous (@ring_size 0: a flat raster at @base; otherwise the
+ * memory after @base + @ring_size must repeat the ring for at least two
+ * lines, e.g. a double mapping). Writes may reach 64 bytes past the last
+ * line written (the next line's bytes, written later). Bit-exact with
+ * st2022_raster_writer_write(). HD formats only (SD rasters are small). */
+typedef struct
+{
+  guint8 *base;
+  gsize ring_size;
+  gsize origin;
+  St2022PixelFormat pixfmt;
+  const guint8 *picture;
+  gsize stride;
+  /* state */
+  guint line;                   /* next line to write (1-based) */
+  guint32 pc, py;
+  gboolean prev_active;
+} St2022RasterCursor;
+
+/* Bytes a cursor writer may write past the last line it wrote */
+#define ST2022_RASTER_CURSOR_SLACK 64
+
+int st2022_raster_writer_begin (St2022RasterWriter * w,
+    St2022RasterCursor * cur, guint8 * base, gsize ring_size, gsize origin,
+    St2022PixelFormat pixfmt, const guint8 * picture, gsize stride);
+/* Writes the lines from cur->line up to @last_line (inclusive; at most
+ * total_lines). */
+void st2022_raster_writer_lines (St2022RasterWriter * w,
+    St2022RasterCursor * cur, guint last_line);
+
 /* Copy the active video of @raster to a woven picture (UYVP: byte copy,
  * v210: repacked; v210 row padding bytes are zeroed) */
 int st2022_raster_read (const St2022Format * fmt, const guint8 * raster,
@@ -414,6 +450,12 @@ void st2022_packetizer_free (St2022Packetizer * p);
  * datagrams are sent.  @rtp_ts is the frame's 27 MHz RTP timestamp. */
 int st2022_packetizer_begin_frame (St2022Packetizer * p,
     const guint8 * raster, gsize raster_size, guint32 rtp_ts);
+/* Start a frame whose raster lies in a ring (the sliced writer's
+ * St2022RasterCursor): datagram i's payload at @base + ((@origin + i *
+ * 1376) mod @ring_size), contiguous (the memory after the ring repeats
+ * it). The last payload is copied when _next() returns it. */
+int st2022_packetizer_begin_frame_ring (St2022Packetizer * p,
+    const guint8 * base, gsize ring_size, gsize origin, guint32 rtp_ts);
 /* Fill up to @max datagrams of the current frame (in order); returns how
  * many were filled (0 when the frame is done) or a negative error.  Seq,
  * FRCount and video timestamp advance continuously across frames. */
