@@ -65,6 +65,7 @@
 #include "gstst2022uri.h"
 #include "gstst2022meta.h"
 #include "vmi-tx-engine.h"
+#include "gstst2022slice.h"
 #include "gstvmielements.h"
 #include "st2022/st2022.h"
 #include "pool/gstvmibufferpool.h"
@@ -171,6 +172,9 @@ struct _GstSt2022Sink
   const St2022Format *fmt;
   St2022PixelFormat pixfmt;
   St2022RasterWriter *writer;
+  /* sliced writing: the transmit thread's writer, the lines written here */
+  St2022RasterWriter *tail_writer;
+  guint slice_head;
   GstClockTime period;
   guint32 cur_ssrc;
   guint32 rtp_offset;
@@ -1049,6 +1053,7 @@ gst_st2022_sink_stop (GstBaseSink * bsink)
   g_clear_pointer (&self->t, vmi_transport_close);
   g_clear_pointer (&self->engine, vmi_tx_engine_free);
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
+  g_clear_pointer (&self->tail_writer, st2022_raster_writer_free);
   self->fmt = NULL;
   gst_st2022_anc_tx_reset (self->anc);
   gst_st2022_clock_stop (GST_ELEMENT (self), &self->timing);
@@ -1178,6 +1183,7 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
     goto engine_failed;
 
   g_clear_pointer (&self->writer, st2022_raster_writer_free);
+  g_clear_pointer (&self->tail_writer, st2022_raster_writer_free);
   self->vinfo = info;
   self->fmt = fmt;
   self->pixfmt = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_v210 ?
@@ -1185,6 +1191,9 @@ gst_st2022_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   self->writer = st2022_raster_writer_new (fmt);
   if (self->writer == NULL)
     goto core_failed;
+  self->slice_head = gst_st2022_slice_head_lines (fmt);
+  if (self->slice_head)
+    self->tail_writer = st2022_raster_writer_new (fmt);
   gst_st2022_anc_tx_set_format (self->anc, fmt);
   gst_st2022_nmos_sink_caps (self->nmos, GST_VIDEO_INFO_FPS_N (&info),
       GST_VIDEO_INFO_FPS_D (&info));
@@ -1366,7 +1375,7 @@ static GstFlowReturn
 gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstSt2022Sink *self = GST_ST2022_SINK (bsink);
-  GstVideoFrame frame;
+  gboolean mapped;
   GstClockTime rt = GST_CLOCK_TIME_NONE, period;
   VmiTxBuffer *job;
   GstSt2022Meta *meta;
@@ -1392,15 +1401,16 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   if (job == NULL)
     return GST_FLOW_FLUSHING;
 
-  if (!gst_video_frame_map (&frame, &self->vinfo, buffer, GST_MAP_READ)) {
+  /* the raster first: it costs the same whether we then wait or not
+   * (sliced: the lines the ancillary data goes into; the transmit thread
+   * writes the rest as it sends; embedded audio fills every line) */
+  rc = gst_st2022_slice_write (self->engine, job, self->writer,
+      self->tail_writer, GST_ELEMENT (self)->numsinkpads > 1 ? 0 :
+      self->slice_head, self->pixfmt, &self->vinfo, buffer, &mapped);
+  if (!mapped) {
     vmi_tx_engine_release (self->engine, job);
     goto map_failed;
   }
-  /* the raster first: it costs the same whether we then wait or not */
-  rc = st2022_raster_writer_write (self->writer, job->raster,
-      job->size, self->pixfmt, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
-  gst_video_frame_unmap (&frame);
   if (rc != ST2022_OK) {
     vmi_tx_engine_release (self->engine, job);
     goto raster_failed;

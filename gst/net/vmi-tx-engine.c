@@ -22,6 +22,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 
+#include "vmi-tx-ring.h"
 #include "vmi-pacer.h"
 #include "vmi-gap-frame.h"
 #include "vmi-epoch.h"
@@ -38,6 +39,20 @@
 #define PACING_SPIN_NS 10000
 /* longest uninterrupted sleep: how soon flushing stops a paced frame */
 #define PACING_SLICE_NS 5000000
+
+/* Sliced writing: the ring the transmit thread writes rasters into, cut
+ * in slices that each stay referenced while the NIC may read them. 2 MiB
+ * stays in the last-level cache; a datagram's payload may run 1376 bytes
+ * past its slice. */
+#define RING_SLICE (64 * 1024)
+#define RING_SLICES 32
+#define RING_SIZE ((gsize) RING_SLICE * RING_SLICES)
+/* the writer runs this many lines ahead of the datagrams being sent */
+#define SLICE_LOOKAHEAD_LINES 2
+/* datagrams per send_burst() of an unpaced sliced frame */
+#define SLICE_BATCH 64
+/* how often a wait for a slice the NIC still holds checks for a flush */
+#define SLICE_WAIT_US 1000
 
 /* PA: entries per send_burst() */
 #define PA_BURST 32
@@ -80,7 +95,20 @@ typedef struct
   guint32 rtp;
   guint64 k;                    /* cfg.epoch: frame index since the epoch */
   gint64 start_mono;
+  /* sliced (vmi_tx_engine_set_lines): the lines still to write */
+  gboolean sliced;
+  St2022RasterWriter *writer;
+  St2022RasterCursor cur;
+  GDestroyNotify done;
+  gpointer done_data;
 } Slot;
+
+typedef struct
+{
+  VmiTxFrame txf;
+  VmiTxEngine *e;
+  gboolean busy;                /* under lock: open, or the NIC holds it */
+} RingSlice;
 
 struct _VmiTxEngine
 {
@@ -114,6 +142,11 @@ struct _VmiTxEngine
   guint64 period_ns;
   gint fps_n, fps_d;
   guint32 rtp_per_frame;
+  /* sliced writing (NONE/SOFTWARE, HD): the ring and its slices; the
+   * positions are stream bytes (ring offset = position mod RING_SIZE) */
+  guint8 *ring;
+  RingSlice slices[RING_SLICES];
+  guint64 next_open, next_close;        /* stream slice indices */
   VmiEpoch ep;
   gint ref_bits;                /* atomic: HBRMT R */
   guint64 tau_num, tau_den;     /* nominal tau (PA) */
@@ -197,6 +230,28 @@ slot_release (VmiTxFrame * f, gpointer user_data)
   g_mutex_unlock (&e->lock);
 }
 
+static void
+ring_slice_release (VmiTxFrame * f, gpointer user_data)
+{
+  RingSlice *rs = user_data;
+  VmiTxEngine *e = rs->e;
+
+  g_mutex_lock (&e->lock);
+  rs->busy = FALSE;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
+/* A sliced slot dropped unsent: its picture goes back. */
+static void
+slot_drop_lines (Slot * slot)
+{
+  if (slot->sliced && slot->done)
+    slot->done (slot->done_data);
+  slot->sliced = FALSE;
+  slot->done = NULL;
+}
+
 VmiTxEngine *
 vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
     GError ** error)
@@ -239,6 +294,8 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
   g_queue_init (&e->queue);
   for (i = 0; i < N_SLOTS; i++)
     e->slots[i].e = e;
+  for (i = 0; i < RING_SLICES; i++)
+    e->slices[i].e = e;
   e->thread = g_thread_new ("st2022-tx", vmi_tx_engine_thread, e);
   return e;
 }
@@ -256,6 +313,8 @@ wait_idle_locked (VmiTxEngine * e)
     for (i = 0; i < N_SLOTS; i++)
       busy |= e->slots[i].state == SLOT_SENDING
           || e->slots[i].state == SLOT_QUEUED;
+    for (i = 0; i < RING_SLICES; i++)
+      busy |= e->slices[i].busy;
     if (!busy || e->thread == NULL)
       break;
     g_cond_wait (&e->cond, &e->lock);
@@ -276,6 +335,13 @@ free_format_locked (VmiTxEngine * e)
   g_clear_pointer (&e->pkts, g_free);
   g_clear_pointer (&e->iov, g_free);
   g_clear_pointer (&e->dgrams, g_free);
+  for (i = 0; i < RING_SLICES && e->ring; i++)
+    if (e->slices[i].busy)
+      break;
+  /* a slice the transport still holds: leak the ring, as a raster */
+  if (i == RING_SLICES)
+    vmi_tx_ring_unmap (e->ring, RING_SIZE);
+  e->ring = NULL;
   e->fmt = NULL;
 }
 
@@ -390,6 +456,19 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
     e->slots[i].buf.size = e->raster_size;
     e->slots[i].state = SLOT_FREE;
   }
+  /* the sliced writer's ring: not for PA (its repeats need whole rasters)
+   * nor SD (a small raster); without it every frame is written whole */
+  if (!e->pa && !fmt->sd) {
+    GError *rerr = NULL;
+
+    e->ring = vmi_tx_ring_map (RING_SIZE, &rerr);
+    if (e->ring == NULL) {
+      g_warning ("st2022 transmit engine: %s; rasters are written whole",
+          rerr->message);
+      g_clear_error (&rerr);
+    }
+    e->next_open = e->next_close = 0;
+  }
   e->n_dgrams = n;
   e->pkts = g_new0 (St2022Datagram, n);
   e->iov = g_new0 (struct iovec, 2 * n);
@@ -451,11 +530,31 @@ vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error)
   return slot ? &slot->buf : NULL;
 }
 
+gboolean
+vmi_tx_engine_set_lines (VmiTxEngine * e, VmiTxBuffer * buf,
+    St2022RasterWriter * w, const St2022RasterCursor * cur,
+    GDestroyNotify done, gpointer done_data)
+{
+  Slot *slot = (Slot *) buf;
+
+  if (e->ring == NULL || cur->line < 1
+      || (gsize) (cur->line - 1) * e->fmt->line_bytes +
+      ST2022_RASTER_CURSOR_SLACK > RING_SIZE / 2)
+    return FALSE;
+  slot->sliced = TRUE;
+  slot->writer = w;
+  slot->cur = *cur;
+  slot->done = done;
+  slot->done_data = done_data;
+  return TRUE;
+}
+
 void
 vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf)
 {
   Slot *slot = (Slot *) buf;
 
+  slot_drop_lines (slot);
   g_mutex_lock (&e->lock);
   slot->state = SLOT_FREE;
   g_cond_broadcast (&e->cond);
@@ -476,6 +575,9 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
   if (g_atomic_int_get (&e->flushing)) {
     /* flushed between acquire and submit: never sent */
     slot->state = SLOT_FREE;
+    g_mutex_unlock (&e->lock);
+    slot_drop_lines (slot);
+    g_mutex_lock (&e->lock);
   } else {
     slot->state = SLOT_QUEUED;
     g_queue_push_tail (&e->queue, slot);
@@ -532,8 +634,10 @@ vmi_tx_engine_set_flushing (VmiTxEngine * e, gboolean flushing)
    * after the flush; the submit side keeps its own */
   g_cond_broadcast (&e->cond);
   g_mutex_unlock (&e->lock);
-  for (l = dropped; l; l = l->next)
+  for (l = dropped; l; l = l->next) {
+    slot_drop_lines (l->data);
     vmi_tx_frame_unref (&((Slot *) l->data)->txf);
+  }
   g_list_free (dropped);
 }
 
@@ -709,6 +813,169 @@ pace_until (VmiTxEngine * e, gint gen, gint64 deadline_ns)
   return TRUE;
 }
 
+/* ---- sliced writing ---- */
+
+/* Opens the ring's slices up to stream byte @end: each waits until the NIC
+ * has given back its previous contents. FALSE when flushed or stopped. */
+static gboolean
+ring_open_until (VmiTxEngine * e, gint gen, guint64 end)
+{
+  while (e->next_open * RING_SLICE < end) {
+    RingSlice *rs = &e->slices[e->next_open % RING_SLICES];
+    guint off = (guint) (e->next_open % RING_SLICES) * RING_SLICE;
+
+    g_mutex_lock (&e->lock);
+    while (rs->busy) {
+      if (flushed (e, gen) || e->stop) {
+        g_mutex_unlock (&e->lock);
+        return FALSE;
+      }
+      g_cond_wait_until (&e->cond, &e->lock, g_get_monotonic_time () +
+          SLICE_WAIT_US);
+    }
+    rs->busy = TRUE;
+    g_mutex_unlock (&e->lock);
+    /* a datagram starting in the slice may run past it (into the next one,
+     * or the ring's mirror after the last) */
+    vmi_tx_frame_init (&rs->txf, e->ring + off, RING_SLICE +
+        ST2022_PAYLOAD_SIZE, ring_slice_release, rs);
+    e->next_open++;
+  }
+  return TRUE;
+}
+
+/* Gives up our reference of the slices no datagram from stream byte @pos
+ * on starts in (every slice when @pos is G_MAXUINT64). */
+static void
+ring_close_before (VmiTxEngine * e, guint64 pos)
+{
+  while (e->next_close < e->next_open && (pos == G_MAXUINT64
+          || (e->next_close + 1) * RING_SLICE <= pos)) {
+    vmi_tx_frame_unref (&e->slices[e->next_close % RING_SLICES].txf);
+    e->next_close++;
+  }
+}
+
+static inline VmiTxFrame *
+ring_frame_at (VmiTxEngine * e, guint64 pos)
+{
+  return &e->slices[(pos / RING_SLICE) % RING_SLICES].txf;
+}
+
+/* A frame whose first lines the element wrote (with its ancillary data)
+ * into the slot's raster: the head is copied into the ring, the transmit
+ * thread writes the other lines there a few lines ahead of the datagrams
+ * it sends, so the raster it writes is still in cache when the NIC reads
+ * it, and the memory it writes is the ring's, not a whole raster's. Paced
+ * as send_frame(). */
+static void
+send_frame_sliced (VmiTxEngine * e, Slot * slot, gint gen)
+{
+  const St2022Format *fmt = e->fmt;
+  GError *err = NULL;
+  gboolean paced = e->cfg.pacing == VMI_TX_PACING_SOFTWARE;
+  gint64 period = e->period_ns;
+  guint64 origin = e->next_open * RING_SLICE;
+  gsize head = (gsize) (slot->cur.line - 1) * fmt->line_bytes;
+  guint i = 0, k, n = fmt->datagrams_per_frame, batch, sent = 0, count;
+  guint prepared = 0;
+  guint64 bytes = 0;
+  guint32 rtp;
+  gint rc = 0;
+
+  /* every frame starts on a slice: the slices of one frame are its own */
+  if (!ring_open_until (e, gen, origin + head + ST2022_RASTER_CURSOR_SLACK))
+    goto out;
+  memcpy (e->ring + origin % RING_SIZE, slot->buf.raster, head);
+  slot->cur.base = e->ring;
+  slot->cur.ring_size = RING_SIZE;
+  slot->cur.origin = origin % RING_SIZE;
+
+  if (e->cfg.epoch) {
+    rtp = vmi_epoch_rtp (&e->ep, slot->k);
+    st2022_packetizer_set_vts (e->pkt, vmi_epoch_ticks (&e->ep, slot->k,
+            (guint64) fmt->vts_increment * e->fps_n, e->fps_d));
+    st2022_packetizer_set_ref (e->pkt, g_atomic_int_get (&e->ref_bits));
+    e->tx_last_rtp = rtp;
+    e->tx_have_last_rtp = TRUE;
+  } else {
+    rtp = tx_rtp (e, slot->rtp);
+  }
+  rc = st2022_packetizer_begin_frame_ring (e->pkt, e->ring, RING_SIZE,
+      origin % RING_SIZE, rtp);
+  if (rc != ST2022_OK)
+    goto packetize_failed;
+
+  batch = paced ? MAX (1, (guint) ((guint64) n * PACING_BATCH_NS /
+          period)) : SLICE_BATCH;
+  for (i = 0; i < n; i += sent) {
+    guint64 end;
+    guint need;
+
+    count = MIN (batch, n - i);
+    if (G_UNLIKELY (flushed (e, gen)))
+      break;
+    /* the lines under these datagrams, and a few more */
+    end = MIN ((guint64) (i + count) * ST2022_PAYLOAD_SIZE,
+        fmt->frame_bytes);
+    need = MIN ((guint) ((end + fmt->line_bytes - 1) / fmt->line_bytes) +
+        SLICE_LOOKAHEAD_LINES, fmt->total_lines);
+    if (slot->cur.line <= need) {
+      if (!ring_open_until (e, gen, origin + (guint64) need *
+              fmt->line_bytes + ST2022_RASTER_CURSOR_SLACK))
+        break;
+      st2022_raster_writer_lines (slot->writer, &slot->cur, need);
+    }
+    if (i + count > prepared) {
+      rc = st2022_packetizer_next (e->pkt, e->pkts + prepared,
+          i + count - prepared);
+      if (rc < 0)
+        goto packetize_failed;
+      for (k = prepared; k < prepared + (guint) rc; k++) {
+        e->iov[2 * k].iov_base = e->pkts[k].header;
+        e->iov[2 * k].iov_len = e->pkts[k].header_len;
+        e->iov[2 * k + 1].iov_base = (gpointer) e->pkts[k].payload;
+        e->iov[2 * k + 1].iov_len = e->pkts[k].payload_len;
+        e->dgrams[k].frame = ring_frame_at (e, origin + (guint64) k *
+            ST2022_PAYLOAD_SIZE);
+      }
+      prepared += rc;
+    }
+    if ((paced || (e->cfg.epoch && i == 0)) && !pace_until (e, gen,
+            slot->start_mono + (gint64) ((guint64) period * i / n)))
+      break;
+    rc = vmi_transport_send_burst (e->t, &e->dgrams[i], count, &err);
+    if (rc < 0)
+      break;
+    sent = rc;
+    for (k = i; k < i + sent; k++)
+      bytes += e->pkts[k].header_len + e->pkts[k].payload_len;
+    ring_close_before (e, origin + (guint64) (i + sent) *
+        ST2022_PAYLOAD_SIZE);
+  }
+
+out:
+  /* the next frame starts on the next slice; what the NIC still holds
+   * comes back through the slices' references */
+  ring_close_before (e, G_MAXUINT64);
+  slot_drop_lines (slot);
+  g_mutex_lock (&e->lock);
+  e->stats.packets += i;
+  e->stats.bytes += bytes;
+  if (i == n)
+    e->stats.frames++;
+  g_mutex_unlock (&e->lock);
+  if (rc < 0 && err)
+    set_error (e, err);
+  return;
+
+packetize_failed:
+  g_set_error (&err, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+      "ST 2022-6 packetizing failed: %s", st2022_result_to_string (rc));
+  rc = -1;
+  goto out;
+}
+
 /* One frame's datagrams, spread evenly from slot->start_mono over the frame
  * period with software pacing. */
 static void
@@ -721,6 +988,10 @@ send_frame (VmiTxEngine * e, Slot * slot, gint gen)
   guint64 bytes = 0;
   gint rc;
 
+  if (slot->sliced) {
+    send_frame_sliced (e, slot, gen);
+    return;
+  }
   rc = e->cfg.epoch ? packetize_at (e, slot, slot->k, &err) :
       packetize (e, slot, tx_rtp (e, slot->rtp), &err);
   if (rc < 0)
@@ -1216,6 +1487,7 @@ vmi_tx_engine_thread (gpointer data)
       g_mutex_unlock (&e->lock);
       if (!flushed (e, gen))
         send_frame (e, slot, gen);
+      slot_drop_lines (slot);
       vmi_tx_frame_unref (&slot->txf);
     }
     g_mutex_lock (&e->lock);

@@ -169,6 +169,19 @@ void vmi_tx_engine_submit_epoch (VmiTxEngine * e, VmiTxBuffer * buf,
     guint64 k, gint64 start_mono);
 /* HBRMT R bits of the frames packetized from now on (any thread) */
 void vmi_tx_engine_set_ref (VmiTxEngine * e, guint8 ref);
+/* Sliced writing (pacing none or software, HD formats): the element wrote
+ * the first lines of the frame into @buf (up to cur->line - 1, ancillary
+ * data included) and leaves the rest to the transmit thread, which writes
+ * them with @w from @cur's picture into a ring (2 MiB, cut in slices that
+ * stay referenced while the transport reads them) a few lines ahead of the
+ * datagrams it sends, so the raster is still in cache when they leave.
+ * @done(@done_data) runs once the picture is not needed any more (sent,
+ * dropped or released). Call before submit. FALSE (nothing taken) when
+ * this engine cannot: PA, SD, no ring, or a head of more than half the
+ * ring; then write the rest of the raster into @buf as usual. */
+gboolean vmi_tx_engine_set_lines (VmiTxEngine * e, VmiTxBuffer * buf,
+    St2022RasterWriter * w, const St2022RasterCursor * cur,
+    GDestroyNotify done, gpointer done_data);
 /* Gives back an acquired raster unsent. */
 void vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf);
 
