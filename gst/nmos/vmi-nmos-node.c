@@ -128,6 +128,9 @@ struct _VmiNmosNode
   GThread *reg_thread;
   gchar **registries;           /* configured; empty: DNS-SD or none */
   gboolean discover;
+  /* registration thread: the stale node a registry held was deleted
+   * (once per registry) */
+  gboolean stale_deleted;
   VmiNmosRegState reg_state;
   gchar *reg_url, *reg_detail;
 };
@@ -644,6 +647,30 @@ mark_unregistered (VmiNmosNode * node)
   node->dirty = TRUE;
 }
 
+/* A registry we fail over to answered our heartbeat: it shares the
+ * registrations of the one before (a cluster), which hold what was
+ * registered there */
+static void
+restore_registered (VmiNmosNode * node)
+{
+  Resource *rs[3];
+  guint i, k;
+
+#define KNOWN(r) ((r)->reg_version.sec != 0 || (r)->reg_version.nsec != 0)
+  node->node.registered = KNOWN (&node->node);
+  node->device.registered = KNOWN (&node->device);
+  for (i = 0; i < node->handles->len; i++) {
+    VmiNmosHandle *h = g_ptr_array_index (node->handles, i);
+    rs[0] = &h->source;
+    rs[1] = &h->flow;
+    rs[2] = h->role == VMI_NMOS_SENDER ? &h->sender : &h->receiver;
+    for (k = 0; k < 3; k++)
+      rs[k]->registered = KNOWN (rs[k]);
+  }
+#undef KNOWN
+  node->dirty = TRUE;
+}
+
 /* The resources whose registered version is not current, parents first
  * (node, device, sources, flows, senders, receivers). */
 static GPtrArray *
@@ -724,6 +751,25 @@ register_pending (VmiNmosNode * node, SoupSession * session,
        * went to the delete queue, and @todo is stale */
       if (node->dirty || !g_queue_is_empty (&node->deletes)) {
         node->dirty = TRUE;
+        break;
+      }
+      if (status == 200 && r->type == RES_NODE && !r->registered
+          && !node->stale_deleted) {
+        /* IS-04: a 200 to a node's first registration means the registry
+         * still holds an old one of ours: delete it, register anew */
+        gchar *del = g_strdup_printf ("%s/x-nmos/registration/"
+            IS04_VERSION "/resource/nodes/%s", base, r->id);
+
+        node->stale_deleted = TRUE;
+        g_info ("nmos: registry %s held this node already: deleting it",
+            base);
+        g_mutex_unlock (&node->lock);
+        status = registry_request (session, "DELETE", del, NULL);
+        g_mutex_lock (&node->lock);
+        g_free (del);
+        mark_unregistered (node);
+        if (status == 0 || status >= 500)
+          ok = FALSE;
         break;
       }
       if (status == 200 || status == 201) {
@@ -833,7 +879,7 @@ reg_thread_func (gpointer data)
       g_free, g_free);
   guint idx = 0, fails = 0, backoff_s = 1, i;
   gint64 next_heartbeat = 0;
-  gboolean reachable = TRUE;
+  gboolean reachable = TRUE, probe = FALSE;
 
   for (i = 0; node->registries[i]; i++)
     g_ptr_array_add (list, g_strdup (node->registries[i]));
@@ -863,6 +909,7 @@ reg_thread_func (gpointer data)
       idx = fails = 0;
       if (list->len > 0) {
         backoff_s = 1;
+        probe = TRUE;
         continue;
       }
       detail = g_strdup_printf ("no usable NMOS Registration API found by "
@@ -879,16 +926,39 @@ reg_thread_func (gpointer data)
     }
     base = g_ptr_array_index (list, idx);
 
+    /* IS-04: a node failing over heartbeats the new registry first; only
+     * a 404 (it does not share the old one's registrations) registers
+     * everything again */
+    if (probe && (node->node.reg_version.sec != 0
+            || node->node.reg_version.nsec != 0)) {
+      gchar *url = g_strdup_printf ("%s/x-nmos/registration/" IS04_VERSION
+          "/health/nodes/%s", base, node->node.id);
+      guint status;
+
+      g_mutex_unlock (&node->lock);
+      status = registry_request (session, "POST", url, NULL);
+      g_mutex_lock (&node->lock);
+      g_free (url);
+      if (status == 200) {
+        g_info ("nmos: registry %s knows the node already", base);
+        restore_registered (node);
+        next_heartbeat = g_get_monotonic_time () + HEARTBEAT_US;
+      } else if (status != 404) {
+        ok = FALSE;
+      }
+    }
+    probe = FALSE;
+
     /* deleted whether or not we saw it registered: a POST of it may have
      * been on its way when it was removed (a 404 is harmless) */
-    while ((del = g_queue_pop_head (&node->deletes))) {
+    while (ok && (del = g_queue_pop_head (&node->deletes))) {
       reachable = TRUE;
       g_mutex_unlock (&node->lock);
       delete_resource (session, base, del->type, del->id, &reachable);
       g_mutex_lock (&node->lock);
       g_free (del);
     }
-    if (node->dirty)
+    if (ok && node->dirty)
       ok = register_pending (node, session, base);
 
     now = g_get_monotonic_time ();
@@ -922,6 +992,8 @@ reg_thread_func (gpointer data)
       g_hash_table_replace (failed, g_strdup (base), t);
       mark_unregistered (node);
       next_heartbeat = 0;
+      probe = TRUE;
+      node->stale_deleted = FALSE;
       if (++fails >= list->len) {
         gchar *detail;
         if (discover) {

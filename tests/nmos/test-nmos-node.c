@@ -1000,27 +1000,36 @@ port_free (gint port)
 static void
 check_paths (GstElement * e, guint64 primary, guint64 secondary)
 {
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   GstStructure *st = NULL;
   guint64 p, s, dropped, gaps, lost;
+  gboolean done;
   gchar *all;
 
-  g_object_get (e, "stats", &st, NULL);
-  all = gst_structure_to_string (st);
-  fail_unless (gst_structure_get (st, "packets-primary", G_TYPE_UINT64, &p,
-          "packets-secondary", G_TYPE_UINT64, &s, "overflow-events",
-          G_TYPE_UINT64, &dropped, "packets-overflow", G_TYPE_UINT64, &gaps,
-          "packets-lost", G_TYPE_UINT64, &lost, NULL), "%s", all);
+  /* the receive thread updates the stats now and then: the last
+   * datagrams of the path that lags come in after the frame is out */
+  for (;;) {
+    g_object_get (e, "stats", &st, NULL);
+    all = gst_structure_to_string (st);
+    fail_unless (gst_structure_get (st, "packets-primary", G_TYPE_UINT64, &p,
+            "packets-secondary", G_TYPE_UINT64, &s, "overflow-events",
+            G_TYPE_UINT64, &dropped, "packets-overflow", G_TYPE_UINT64,
+            &gaps, "packets-lost", G_TYPE_UINT64, &lost, NULL), "%s", all);
+    gst_structure_free (st);
+    done = dropped == 0 ? p == primary && s == secondary :
+        p + s + gaps == primary + secondary;
+    if (done || g_get_monotonic_time () > end)
+      break;
+    g_free (all);
+    g_usleep (20000);
+  }
   fail_unless_equals_uint64 (lost, 0);
-  if (dropped == 0) {
-    fail_unless (p == primary && s == secondary, "%s", all);
-  } else {
+  if (dropped > 0)
     GST_WARNING ("the kernel dropped %" G_GUINT64_FORMAT " datagrams",
         dropped);
-    fail_unless (p + s + gaps == primary + secondary, "%s", all);
-  }
+  fail_unless (done, "%s", all);
   GST_INFO ("%s", all);
   g_free (all);
-  gst_structure_free (st);
 }
 
 static guint64
@@ -1088,8 +1097,10 @@ GST_START_TEST (test_two_legs_retarget)
   pipe = gst_pipeline_new ("rx2");
   src = gst_element_factory_make ("st2022src", "src");
   fs = gst_element_factory_make ("fakesink", NULL);
+  /* the widest window: a loaded machine delays one path by tens of ms */
   g_object_set (src, "port", 0, "secondary-address", "127.0.0.1",
-      "secondary-port", 0, "nmos", TRUE, "nmos-registry", "none", NULL);
+      "secondary-port", 0, "seamless-window", 500, "nmos", TRUE,
+      "nmos-registry", "none", NULL);
   g_object_set (fs, "sync", FALSE, NULL);
   gst_bin_add_many (GST_BIN (pipe), src, fs, NULL);
   fail_unless (gst_element_link (src, fs));
