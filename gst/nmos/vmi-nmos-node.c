@@ -863,6 +863,21 @@ browse_registries (VmiNmosNode * node, GPtrArray * list, GHashTable * failed)
   return seen;
 }
 
+/* A heartbeat to @base (the node lock held, dropped for the request) */
+static guint
+heartbeat (VmiNmosNode * node, SoupSession * session, const gchar * base)
+{
+  gchar *url = g_strdup_printf ("%s/x-nmos/registration/" IS04_VERSION
+      "/health/nodes/%s", base, node->node.id);
+  guint status;
+
+  g_mutex_unlock (&node->lock);
+  status = registry_request (session, "POST", url, NULL);
+  g_mutex_lock (&node->lock);
+  g_free (url);
+  return status;
+}
+
 static gpointer
 reg_thread_func (gpointer data)
 {
@@ -931,14 +946,8 @@ reg_thread_func (gpointer data)
      * everything again */
     if (probe && (node->node.reg_version.sec != 0
             || node->node.reg_version.nsec != 0)) {
-      gchar *url = g_strdup_printf ("%s/x-nmos/registration/" IS04_VERSION
-          "/health/nodes/%s", base, node->node.id);
-      guint status;
+      guint status = heartbeat (node, session, base);
 
-      g_mutex_unlock (&node->lock);
-      status = registry_request (session, "POST", url, NULL);
-      g_mutex_lock (&node->lock);
-      g_free (url);
       if (status == 200) {
         g_info ("nmos: registry %s knows the node already", base);
         restore_registered (node);
@@ -963,14 +972,8 @@ reg_thread_func (gpointer data)
 
     now = g_get_monotonic_time ();
     if (ok && node->node.registered && now >= next_heartbeat) {
-      gchar *url = g_strdup_printf ("%s/x-nmos/registration/" IS04_VERSION
-          "/health/nodes/%s", base, node->node.id);
-      guint status;
+      guint status = heartbeat (node, session, base);
 
-      g_mutex_unlock (&node->lock);
-      status = registry_request (session, "POST", url, NULL);
-      g_mutex_lock (&node->lock);
-      g_free (url);
       next_heartbeat = now + HEARTBEAT_US;
       if (status == 404) {
         /* the registry forgot us (garbage collection, a restart) */
