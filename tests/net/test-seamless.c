@@ -627,6 +627,232 @@ GST_START_TEST (test_path_cut_and_back)
 
 GST_END_TEST;
 
+/* --- a path carrying another format ----------------------------------- */
+
+#define FMT_N 45
+#define FMT_M 10
+/* the receiver's `timeout` and `seamless-window`: a sender stalled by the
+ * shared machine must not look like a stream gone */
+#define FMT_TIMEOUT_MS 500
+#define FMT_SSRC 0x20227
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint frames;
+  GPtrArray *got;               /* GstSample of a copy of each frame */
+} FmtFrames;
+
+static GstFlowReturn
+fmt_sample (GstAppSink * sink, gpointer user_data)
+{
+  FmtFrames *r = user_data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+  GstBuffer *copy = gst_buffer_copy_deep (gst_sample_get_buffer (s));
+  GstSample *kept = gst_sample_new (copy, gst_sample_get_caps (s), NULL,
+      NULL);
+
+  gst_buffer_unref (copy);
+  gst_sample_unref (s);
+  g_mutex_lock (&r->lock);
+  g_ptr_array_add (r->got, kept);
+  r->frames++;
+  g_cond_broadcast (&r->cond);
+  g_mutex_unlock (&r->lock);
+  return GST_FLOW_OK;
+}
+
+/* Waits (@secs at most) until the receiver has pushed @n frames */
+static gboolean
+fmt_wait_frames (FmtFrames * r, guint n, guint secs)
+{
+  gint64 deadline = g_get_monotonic_time () + secs * G_USEC_PER_SEC;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&r->lock);
+  while (r->frames < n && ok)
+    ok = g_cond_wait_until (&r->cond, &r->lock, deadline);
+  g_mutex_unlock (&r->lock);
+  return ok;
+}
+
+/* One run: the primary carries 720p59.94, the secondary (from the time the
+ * receiver has output frames) a 720p50 stream of the same SSRC and payload
+ * type, so that only the format (the merge's key is SSRC, payload type and
+ * format) tells it apart.  FALSE when the machine itself lost datagrams on
+ * loopback (run again). */
+static gboolean
+run_other_format (void)
+{
+  const RefFormat *f = &ref_720p5994, *g = &ref_720p50;
+  guint8 **pics = net_make_pictures (f, N_PICS, 71);
+  guint8 **other = net_make_pictures (g, FMT_M, 72);
+  GstAppSinkCallbacks cb = { NULL, NULL, fmt_sample };
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
+  guint64 total = (guint64) FMT_N * ref_datagrams (f), foreign;
+  GstElement *rpipe, *rsrc, *rsink, *sender, *appsrc;
+  GstStructure *st, *fst;
+  GstVideoInfo info;
+  FmtFrames frames;
+  GstBus *bus;
+  gchar *desc;
+  guint port[2], k;
+  gboolean clean = FALSE;
+
+  desc = g_strdup_printf ("st2022src name=src port=0 secondary-address="
+      "127.0.0.1 secondary-port=0 seamless-window=%u timeout=%"
+      G_GUINT64_FORMAT " stats-interval=0 ! video/x-raw,format=UYVP ! "
+      "appsink name=sink sync=false", FMT_TIMEOUT_MS,
+      FMT_TIMEOUT_MS * GST_MSECOND);
+  rpipe = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (rpipe != NULL);
+  rsrc = gst_bin_get_by_name (GST_BIN (rpipe), "src");
+  rsink = gst_bin_get_by_name (GST_BIN (rpipe), "sink");
+  g_mutex_init (&frames.lock);
+  g_cond_init (&frames.cond);
+  frames.frames = 0;
+  frames.got = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  gst_app_sink_set_callbacks (GST_APP_SINK (rsink), &cb, &frames, NULL);
+  bus = gst_element_get_bus (rpipe);
+  gst_bus_set_sync_handler (bus, path_messages, log, NULL);
+  fail_unless (gst_element_set_state (rpipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  g_object_get (rsrc, "port", &port[0], "secondary-port", &port[1], NULL);
+  fail_unless (port[0] != 0 && port[1] != 0);
+
+  /* the good stream on the primary only, every frame queued at once (the
+   * sink sends them at their times, two periods apart) */
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 host=127.0.0.1 port=%u ssrc=%u",
+      port[0], FMT_SSRC);
+  sender = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (sender != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < FMT_N; k++) {
+    GstBuffer *buf = net_make_buffer (&info, f, pics[k % N_PICS]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (2 * k,
+        GST_SECOND * f->fps_d, f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+
+  /* the merged stream is the primary's: now the other format on the
+   * secondary, while the primary goes on */
+  fail_unless (fmt_wait_frames (&frames, 2, 60));
+  desc = g_strdup_printf ("st2022sink name=sink stats-interval=0 "
+      "host=127.0.0.1 port=%u ssrc=%u", port[1], FMT_SSRC);
+  fst = net_send_pictures (g, other, FMT_M, desc);
+  g_free (desc);
+  foreign = net_stat (fst, "packets");
+  fail_unless_equals_uint64 (foreign, (guint64) FMT_M * ref_datagrams (g));
+  gst_structure_free (fst);
+
+  st = net_run_until_eos (sender, "sink", 60);
+  fail_unless_equals_uint64 (net_stat (st, "packets"), total);
+  gst_structure_free (st);
+  gst_element_set_state (sender, GST_STATE_NULL);
+  gst_object_unref (appsrc);
+  gst_object_unref (sender);
+
+  /* (a run the machine stalled is judged below) */
+  fmt_wait_frames (&frames, FMT_N, 10);
+  /* the last foreign datagram may still be on its way through the
+   * receiver's socket: counted once the receiver stops */
+  gst_element_set_state (rpipe, GST_STATE_NULL);
+  g_object_get (rsrc, "stats", &st, NULL);
+  {
+    gchar *txt = gst_structure_to_string (st);
+
+    g_printerr ("other format: sent %" G_GUINT64_FORMAT " + %"
+        G_GUINT64_FORMAT " foreign; receiver %s\n", total, foreign, txt);
+    g_free (txt);
+  }
+
+  if (net_stat (st, "packets-overflow") || net_stat (st, "overflow-events")
+      || net_stat (st, "packets-primary") != total
+      || net_stat (st, "packets-foreign") != foreign
+      || net_stat (st, "signal-lost") || net_stat (st, "frames-dropped")) {
+    g_printerr ("other format: the machine dropped datagrams on loopback "
+        "(overflow %" G_GUINT64_FORMAT "), stalled the sender beyond "
+        "`timeout` (signal lost %" G_GUINT64_FORMAT ") or the test's "
+        "consumer (frames dropped %" G_GUINT64_FORMAT "): run again\n",
+        net_stat (st, "overflow-events"), net_stat (st, "signal-lost"),
+        net_stat (st, "frames-dropped"));
+    goto done;
+  }
+  clean = TRUE;
+  /* every datagram of the other format counted foreign, none reached the
+   * depacketizer; the primary's stream whole */
+  fail_unless_equals_uint64 (net_stat (st, "packets-foreign"), foreign);
+  fail_unless_equals_uint64 (net_stat (st, "packets-secondary"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "packets-primary"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost-primary"), 0);
+  /* the secondary missed every datagram of the merged stream */
+  fail_unless_equals_uint64 (net_stat (st, "packets-lost-secondary"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-recovered"), total);
+  fail_unless_equals_uint64 (net_stat (st, "packets-invalid"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "format-changes"), 0);
+  fail_unless_equals_uint64 (net_stat (st, "frames"), FMT_N);
+  fail_unless_equals_uint64 (net_stat (st, "frames-corrupted"), 0);
+  for (k = 0; k < frames.got->len; k++) {
+    GstSample *s = frames.got->pdata[k];
+    guint8 *got = net_buffer_to_uyvp (gst_sample_get_buffer (s),
+        gst_sample_get_caps (s), f);
+
+    fail_unless (k < FMT_N && memcmp (got, pics[k % N_PICS],
+            f->width * 5 / 2 * f->height) == 0, "frame %u differs", k);
+    g_free (got);
+  }
+  fail_unless_equals_int (frames.got->len, FMT_N);
+  /* a path carrying another stream does not carry the merged one: down,
+   * and the other format never brings it up */
+  for (k = 0; k < log->len; k++)
+    g_printerr ("other format: %s\n", (gchar *) log->pdata[k]);
+  fail_unless_equals_int (log->len, 1);
+  fail_unless_equals_string (log->pdata[0], "secondary:down");
+
+done:
+  gst_structure_free (st);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (rsrc);
+  gst_object_unref (rsink);
+  gst_object_unref (rpipe);
+  g_ptr_array_unref (frames.got);
+  g_mutex_clear (&frames.lock);
+  g_cond_clear (&frames.cond);
+  g_ptr_array_unref (log);
+  gst_caps_unref (caps);
+  net_free_pictures (pics, N_PICS);
+  net_free_pictures (other, FMT_M);
+  return clean;
+}
+
+GST_START_TEST (test_secondary_other_format)
+{
+  guint attempt;
+
+  for (attempt = 0; attempt < 5; attempt++)
+    if (run_other_format ())
+      return;
+  fail ("five runs in a row lost datagrams on the machine itself");
+}
+
+GST_END_TEST;
+
 /* --- the sink: a path whose sends fail ------------------------------------ */
 
 /* Waits for st2022-path @path:@state from the sender (bus, 20 s) */
@@ -766,6 +992,7 @@ seamless_suite (void)
   tcase_add_test (tc, test_disjoint_loss);
   tcase_add_test (tc, test_common_loss);
   tcase_add_test (tc, test_path_cut_and_back);
+  tcase_add_test (tc, test_secondary_other_format);
   tcase_add_test (tc, test_sink_secondary_fails_and_returns);
   return s;
 }
