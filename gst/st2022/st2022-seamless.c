@@ -32,6 +32,7 @@ typedef struct
   guint16 len;
   guint8 seen;                  /* a bit per path */
   guint8 held;                  /* data in the store, not passed on yet */
+  guint8 out;                   /* passed on ahead of a gap */
   guint8 first_path;            /* whose copy is held */
 } Slot;
 
@@ -52,6 +53,7 @@ struct _St2022Seamless
   gpointer user_data;
   guint64 window_ns;
   guint cap, mask;
+  guint reach;                  /* st2022_seamless_set_reach() */
   Slot *slots;
   guint8 *store;
 
@@ -62,6 +64,7 @@ struct _St2022Seamless
   guint64 key;
   guint64 tail, next_out, head;
   guint64 first_held;           /* lowest held at or after next_out, NONE */
+  guint64 emit_next;            /* one past the highest passed on */
   guint64 now;
   Path path[ST2022_SEAMLESS_N_PATHS];
   St2022SeamlessStats stats;
@@ -77,6 +80,18 @@ static inline guint8 *
 store_of (St2022Seamless * m, guint64 ext)
 {
   return m->store + (gsize) (ext & m->mask) * ST2022_SEAMLESS_MAX_LEN;
+}
+
+/* Counts a datagram passed on after a later one (the depacketizer counts
+ * it reordered). */
+static inline void
+note_emit (St2022Seamless * m, guint64 ext)
+{
+  m->stats.emitted++;
+  if (ext + 1 < m->emit_next)
+    m->stats.behind++;
+  else
+    m->emit_next = ext + 1;
 }
 
 /* the extended sequence number of @seq nearest to @ref */
@@ -154,6 +169,7 @@ finalize_tail (St2022Seamless * m)
     m->stats.recovered++;
   s->seen = 0;
   s->held = 0;
+  s->out = 0;
   m->tail++;
 }
 
@@ -163,7 +179,7 @@ emit_slot (St2022Seamless * m, guint64 ext)
   Slot *s = slot_of (m, ext);
 
   s->held = 0;
-  m->stats.emitted++;
+  note_emit (m, ext);
   m->cb.emit (m->user_data, store_of (m, ext), s->len, s->first_arrival,
       (St2022SeamlessPath) s->first_path, NULL);
 }
@@ -184,12 +200,21 @@ find_first_held (St2022Seamless * m)
     }
 }
 
-/* Passes on the held datagrams that are next in turn. */
+/* Passes on the held datagrams that are next in turn (and steps over
+ * those passed on ahead of the gap just closed). */
 static void
 emit_chain (St2022Seamless * m)
 {
-  while (m->next_out < m->head && slot_of (m, m->next_out)->held) {
-    emit_slot (m, m->next_out);
+  for (;;) {
+    Slot *s;
+
+    if (m->next_out >= m->head)
+      break;
+    s = slot_of (m, m->next_out);
+    if (s->held)
+      emit_slot (m, m->next_out);
+    else if (!s->out)
+      break;
     m->next_out++;
   }
   find_first_held (m);
@@ -206,10 +231,16 @@ resolve_gaps (St2022Seamless * m)
     gboolean give_up;
     guint p, live = 0, passed = 0;
 
-    if (m->first_held == NONE)
+    if (m->first_held != NONE)
+      give_up = m->now >= slot_of (m, m->first_held)->first_arrival +
+          m->window_ns;
+    else if (m->reach)
+      /* nothing waits behind the gap (passed on ahead of it); it still
+       * ends when the paths have gone past it, or at the window after the
+       * first datagram beyond it came */
+      give_up = m->now >= slot_of (m, e)->first_arrival + m->window_ns;
+    else
       break;
-    give_up = m->now >= slot_of (m, m->first_held)->first_arrival +
-        m->window_ns;
     for (p = 0; p < ST2022_SEAMLESS_N_PATHS; p++) {
       if (!path_live (m, p))
         continue;
@@ -310,6 +341,7 @@ anchor (St2022Seamless * m, guint64 key, guint64 arrival, gboolean startup)
   m->tail = m->next_out = m->head = EXT_BASE;
   m->empty = TRUE;
   m->first_held = NONE;
+  m->emit_next = 0;
   for (p = 0; p < ST2022_SEAMLESS_N_PATHS; p++) {
     m->path[p].aligned = FALSE;
     m->path[p].in_stream = FALSE;
@@ -346,6 +378,7 @@ discard_startup (St2022Seamless * m, guint64 arrival)
       }
     s->seen = 0;
     s->held = 0;
+    s->out = 0;
   }
   anchor (m, m->key, arrival, TRUE);
 }
@@ -360,6 +393,7 @@ init_slots (St2022Seamless * m, guint64 from, guint64 to, guint64 arrival)
 
     s->seen = 0;
     s->held = 0;
+    s->out = 0;
     s->first_arrival = arrival;
   }
 }
@@ -495,10 +529,18 @@ st2022_seamless_push (St2022Seamless * m, St2022SeamlessPath path,
   s->len = (guint16) len;
   if (!m->startup && ext == m->next_out) {
     s->held = 0;
-    m->stats.emitted++;
+    note_emit (m, ext);
     m->next_out++;
     m->cb.emit (m->user_data, data, len, arrival_ns, path, tag);
     emit_chain (m);
+  } else if (!m->startup && ext - m->next_out < m->reach) {
+    /* behind a gap the depacketizer can still fill when the other path's
+     * copy comes: passed on now, from the caller's memory */
+    s->held = 0;
+    s->out = 1;
+    note_emit (m, ext);
+    m->stats.ahead++;
+    m->cb.emit (m->user_data, data, len, arrival_ns, path, tag);
   } else {
     memcpy (store_of (m, ext), data, len);
     s->held = 1;
@@ -524,6 +566,12 @@ st2022_seamless_advance (St2022Seamless * m, guint64 now_ns)
     end_startup (m);
   resolve_gaps (m);
   finalize_old (m);
+}
+
+void
+st2022_seamless_set_reach (St2022Seamless * m, guint reach)
+{
+  m->reach = MIN (reach, m->cap);
 }
 
 void

@@ -6,8 +6,9 @@
  * Two paths carry identical datagrams; the merge rebuilds one stream from
  * whichever copy arrives first.  It sits between the per-path stream locks
  * (which keep foreign senders out of each path) and the depacketizer, and
- * hands the depacketizer the datagrams in extended sequence order, each
- * exactly once:
+ * hands the depacketizer the datagrams each exactly once, in extended
+ * sequence order (or, with st2022_seamless_set_reach(), those behind a gap
+ * at once):
  *
  * - a datagram that is the next one due leaves at once, from the caller's
  *   memory (no copy, no added latency while nothing is missing);
@@ -91,6 +92,8 @@ typedef struct
   guint64 lost_both;            /* missing on both */
   guint64 emitted;              /* passed on */
   guint64 held;                 /* of them, copied and held first */
+  guint64 ahead;                /* of them, passed on ahead of a gap */
+  guint64 behind;               /* of them, passed on after a later one */
   guint64 resyncs;              /* the merged stream started over */
   /* arrival of the second copy minus the first, over every datagram both
    * paths delivered */
@@ -117,6 +120,16 @@ void st2022_seamless_free (St2022Seamless * m);
 St2022SeamlessVerdict st2022_seamless_push (St2022Seamless * m,
     St2022SeamlessPath path, guint64 key, guint16 seq, const guint8 * data,
     gsize len, guint64 arrival_ns, gconstpointer tag);
+
+/* @reach 0 (the default): datagrams leave in sequence order, those behind
+ * a gap held until it is filled or given up.  Otherwise a datagram behind
+ * a gap leaves at once (no copy, nothing held) as long as the gap is fewer
+ * than @reach datagrams behind it; the gap's own datagram then leaves when
+ * it comes, after later ones.  For a receiver that places datagrams by
+ * sequence number and keeps a frame open until its highest sequence number
+ * is @reach past the frame's end (st2022_depacketizer_set_reorder_window()),
+ * which then loses nothing. */
+void st2022_seamless_set_reach (St2022Seamless * m, guint reach);
 
 /* Time passes (@now_ns, the clock of push()): held datagrams whose gap has
  * waited the window are released, old datagrams are accounted.  Call it

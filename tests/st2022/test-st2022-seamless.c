@@ -97,6 +97,7 @@ typedef struct
   gboolean swap_pairs[2];       /* reorder: 2k+1 before 2k */
   guint dup_every[2];           /* a second copy of every Nth */
   guint window_ms;
+  guint reach;                  /* st2022_seamless_set_reach() */
 } Scenario;
 
 /* Runs @sc; fills @sink's output and @st; returns the verdict counts */
@@ -133,6 +134,7 @@ run (const Scenario * sc, Sink * sink, St2022SeamlessStats * st,
   sink->resyncs = 0;
   m = st2022_seamless_new (sc->window_ms, sc->window_ms * 270, &cbs, sink);
   fail_unless (m != NULL);
+  st2022_seamless_set_reach (m, sc->reach);
   memset (verdicts, 0, 6 * sizeof (guint));
   for (i = 0; i < ev->len; i++) {
     const Ev *e = &g_array_index (ev, Ev, i);
@@ -147,11 +149,43 @@ run (const Scenario * sc, Sink * sink, St2022SeamlessStats * st,
   g_array_free (ev, TRUE);
 }
 
+/* With a reach: the output is exactly the indices not lost on both, each
+ * once, none of them @reach or more ahead of the lowest not out yet */
+static void
+check_output_reach (const Scenario * sc, Sink * sink)
+{
+  guint8 *want = g_new0 (guint8, sc->n);
+  guint i, k, low = 0, n = 0;
+
+  for (i = 0; i < sc->n; i++) {
+    want[i] = !(sc->lost[0] && sc->lost[0][i] && sc->lost[1]
+            && sc->lost[1][i]);
+    n += want[i];
+  }
+  fail_unless_equals_int (sink->out->len, n);
+  for (k = 0; k < sink->out->len; k++) {
+    guint32 v = g_array_index (sink->out, guint32, k);
+
+    fail_unless (v < sc->n && want[v] == 1, "index %u out twice or never "
+        "sent", v);
+    while (low < sc->n && want[low] != 1)
+      low++;
+    fail_unless (v - low < sc->reach, "index %u out while %u is not", v, low);
+    want[v] = 2;
+  }
+  g_free (want);
+}
+
 /* the output is exactly the indices not lost on both, in order */
 static void
 check_output (const Scenario * sc, Sink * sink)
 {
   guint i, k = 0;
+
+  if (sc->reach) {
+    check_output_reach (sc, sink);
+    return;
+  }
 
   for (i = 0; i < sc->n; i++) {
     gboolean a = !(sc->lost[0] && sc->lost[0][i]);
@@ -302,6 +336,56 @@ GST_START_TEST (test_disjoint_skew)
   for (i = 20000; i < 20300; i++)
     lb[i] = !la[i];
   run_checked (&sc, la, lb, &st, v);
+}
+
+GST_END_TEST;
+
+/* The same with a reach of a 1080i59.94 frame (4497 datagrams, more than
+ * the 30 ms skew): the leading path's datagrams behind a gap leave at once
+ * (nothing copied after the start), the gap's own when the lagging path
+ * brings it; every counter as in order.  With a reach shorter than the
+ * skew, what is beyond it is held as without one. */
+GST_START_TEST (test_disjoint_skew_reach)
+{
+  Scenario sc = { 40000, {0, 30 * MS}, {NULL, NULL}, {FALSE, FALSE}, {0, 0},
+    50, 4497
+  };
+  St2022SeamlessStats st;
+  guint8 *la, *lb;
+  guint v[6], i;
+
+  la = make_loss (sc.n, 1, 0.05, NULL, FALSE);
+  for (i = 10000; i < 10400; i++)
+    la[i] = 1;
+  lb = make_loss (sc.n, 2, 0.05, la, TRUE);
+  run_checked (&sc, la, lb, &st, v);
+  fail_unless_equals_uint64 (st.lost_both, 0);
+  fail_unless (st.recovered > 4000);
+  /* held only while the merge waited for the lagging path to show up */
+  fail_unless (st.held <= 30 * MS / PERIOD_NS + 1, "%" G_GUINT64_FORMAT
+      " held", st.held);
+  fail_unless (st.ahead > sc.n / 2);
+  /* the primary's gaps filled by the secondary after later datagrams (and
+   * what was held at the start, behind datagrams passed on ahead) */
+  fail_unless (st.behind > 1500 && st.behind <= st.recovered + st.held);
+
+  /* the primary behind, the secondary's gaps common ones too */
+  sc.skew_ns[0] = 30 * MS;
+  sc.skew_ns[1] = 0;
+  la = make_loss (sc.n, 3, 0.05, NULL, FALSE);
+  lb = make_loss (sc.n, 4, 0.05, NULL, FALSE);
+  for (i = 20000; i < 20300; i++)
+    lb[i] = 1;
+  run_checked (&sc, la, lb, &st, v);
+  fail_unless (st.lost_both > 0);
+  fail_unless (st.ahead > sc.n / 2);
+
+  /* a reach shorter than the skew */
+  sc.reach = 256;
+  la = make_loss (sc.n, 5, 0.05, NULL, FALSE);
+  lb = make_loss (sc.n, 6, 0.05, la, TRUE);
+  run_checked (&sc, la, lb, &st, v);
+  fail_unless (st.held > sc.n / 2);
 }
 
 GST_END_TEST;
@@ -554,6 +638,7 @@ seamless_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_clean);
   tcase_add_test (tc, test_disjoint_skew);
+  tcase_add_test (tc, test_disjoint_skew_reach);
   tcase_add_test (tc, test_common_loss);
   tcase_add_test (tc, test_reorder_duplicate);
   tcase_add_test (tc, test_path_dead_and_back);
