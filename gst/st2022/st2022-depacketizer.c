@@ -180,9 +180,9 @@ st2022_depacketizer_free (St2022Depacketizer * d)
 int
 st2022_depacketizer_set_reorder_window (St2022Depacketizer * d, guint window)
 {
-  /* the window must stay below the smallest frame (2249 datagrams) so that
-   * at most two frames are ever in flight */
-  if (d == NULL || window < 1 || window > 256)
+  /* at most two frames are ever in flight: expire() uses a frame less a
+   * datagram for a larger window */
+  if (d == NULL || window < 1 || window > ST2022_MAX_REORDER_WINDOW)
     return ST2022_ERROR_INVALID_ARGUMENT;
   d->window = window;
   return ST2022_OK;
@@ -296,7 +296,8 @@ expire (St2022Depacketizer * d)
       if (d->slot[i].active && (old == NULL || d->slot[i].k < old->k))
         old = &d->slot[i];
     }
-    if (old == NULL || d->ext_high < old->start + d->n - 1 + d->window)
+    if (old == NULL || d->ext_high < old->start + d->n - 1 +
+        MIN (d->window, d->n - 1))
       return;
     end_slot (d, old);
   }

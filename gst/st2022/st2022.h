@@ -599,13 +599,17 @@ typedef struct
 typedef struct _St2022Depacketizer St2022Depacketizer;
 
 /* Reorder window in datagrams (default 32): a frame is given up once a
- * datagram this far past its last datagram has arrived. */
+ * datagram this far past its last datagram has arrived.  At most a frame
+ * less a datagram counts (two frames in flight); ST 2022-7's merge uses
+ * up to that (st2022_seamless_set_reach()). */
 #define ST2022_DEFAULT_REORDER_WINDOW 32
+#define ST2022_MAX_REORDER_WINDOW 32767
 
 St2022Depacketizer *st2022_depacketizer_new (const St2022DepacketizerCallbacks
     * callbacks, gpointer user_data);
 void st2022_depacketizer_free (St2022Depacketizer * d);
-/* 1..256; returns ST2022_ERROR_INVALID_ARGUMENT otherwise */
+/* 1..ST2022_MAX_REORDER_WINDOW; returns ST2022_ERROR_INVALID_ARGUMENT
+ * otherwise */
 int st2022_depacketizer_set_reorder_window (St2022Depacketizer * d,
     guint window);
 /* Accept only datagrams of RTP payload type @pt (0..127); -1 (the default)

@@ -1110,8 +1110,8 @@ GST_START_TEST (test_decline_and_flush)
 
   fail_unless_equals_int (st2022_depacketizer_set_reorder_window (d, 0),
       ST2022_ERROR_INVALID_ARGUMENT);
-  fail_unless_equals_int (st2022_depacketizer_set_reorder_window (d, 257),
-      ST2022_ERROR_INVALID_ARGUMENT);
+  fail_unless_equals_int (st2022_depacketizer_set_reorder_window (d,
+          ST2022_MAX_REORDER_WINDOW + 1), ST2022_ERROR_INVALID_ARGUMENT);
   fail_unless_equals_int (st2022_depacketizer_set_reorder_window (d, 8),
       ST2022_OK);
   {
