@@ -64,6 +64,7 @@ struct _St2022Seamless
   guint64 key;
   guint64 tail, next_out, head;
   guint64 first_held;           /* lowest held at or after next_out, NONE */
+  guint n_held;                 /* slots held */
   guint64 emit_next;            /* one past the highest passed on */
   guint64 now;
   Path path[ST2022_SEAMLESS_N_PATHS];
@@ -167,6 +168,7 @@ finalize_tail (St2022Seamless * m)
     m->stats.lost_both++;
   else if (s->seen != (1u << ST2022_SEAMLESS_N_PATHS) - 1)
     m->stats.recovered++;
+  m->n_held -= s->held;
   s->seen = 0;
   s->held = 0;
   s->out = 0;
@@ -178,6 +180,7 @@ emit_slot (St2022Seamless * m, guint64 ext)
 {
   Slot *s = slot_of (m, ext);
 
+  m->n_held -= s->held;
   s->held = 0;
   note_emit (m, ext);
   m->cb.emit (m->user_data, store_of (m, ext), s->len, s->first_arrival,
@@ -193,6 +196,9 @@ find_first_held (St2022Seamless * m)
   if (m->first_held != NONE && m->first_held >= m->next_out)
     return;
   m->first_held = NONE;
+  /* with a reach, the common case: nothing held, nothing to look for */
+  if (m->n_held == 0)
+    return;
   for (e = m->next_out; e < m->head; e++)
     if (slot_of (m, e)->held) {
       m->first_held = e;
@@ -341,6 +347,7 @@ anchor (St2022Seamless * m, guint64 key, guint64 arrival, gboolean startup)
   m->tail = m->next_out = m->head = EXT_BASE;
   m->empty = TRUE;
   m->first_held = NONE;
+  m->n_held = 0;
   m->emit_next = 0;
   for (p = 0; p < ST2022_SEAMLESS_N_PATHS; p++) {
     m->path[p].aligned = FALSE;
@@ -373,8 +380,10 @@ discard_startup (St2022Seamless * m, guint64 arrival)
       if (s->seen & (1u << p)) {
         m->stats.packets[p]--;
         m->stats.mismatch[p]++;
-        if (s->held && s->first_path == p)
+        if (s->held && s->first_path == p) {
           m->stats.held--;
+          m->n_held--;
+        }
       }
     s->seen = 0;
     s->held = 0;
@@ -391,6 +400,7 @@ init_slots (St2022Seamless * m, guint64 from, guint64 to, guint64 arrival)
   for (e = from; e < to; e++) {
     Slot *s = slot_of (m, e);
 
+    m->n_held -= s->held;
     s->seen = 0;
     s->held = 0;
     s->out = 0;
@@ -544,6 +554,7 @@ st2022_seamless_push (St2022Seamless * m, St2022SeamlessPath path,
   } else {
     memcpy (store_of (m, ext), data, len);
     s->held = 1;
+    m->n_held++;
     m->stats.held++;
     if (m->first_held == NONE || ext < m->first_held)
       m->first_held = ext;
