@@ -426,6 +426,7 @@ struct _GstSt2022SrcLegs
   gboolean down[2];
   guint wait_leg;
   gboolean stopped;             /* the merge's flush feeds nothing more */
+  guint reach;                  /* the merge's and depacketizer's, now */
 
   /* under the element's object lock */
   St2022SeamlessStats stats;
@@ -650,6 +651,27 @@ legs_take (GstSt2022SrcLegs * l, guint p, guint64 now)
   return valid;
 }
 
+/* While both paths carry the stream, a datagram behind a gap goes to the
+ * depacketizer at once (not copied and held until the lagging path fills
+ * the gap) and the depacketizer keeps a frame open for the gap's datagram
+ * up to a frame less a datagram (it keeps two frames); with one path,
+ * nothing waits: the depacketizer's usual window. */
+static void
+legs_set_reach (GstSt2022SrcLegs * l)
+{
+  const St2022Format *fmt = st2022_depacketizer_get_format (l->depay);
+  guint reach = ST2022_DEFAULT_REORDER_WINDOW;
+
+  if (fmt && st2022_seamless_path_live (l->merge, 0)
+      && st2022_seamless_path_live (l->merge, 1))
+    reach = MAX (fmt->datagrams_per_frame - 1, reach);
+  if (reach == l->reach)
+    return;
+  l->reach = reach;
+  st2022_depacketizer_set_reorder_window (l->depay, reach);
+  st2022_seamless_set_reach (l->merge, reach);
+}
+
 gboolean
 gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
     guint64 timeout)
@@ -683,6 +705,7 @@ gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
     }
   }
   st2022_seamless_advance (l->merge, now);
+  legs_set_reach (l);
   return any;
 }
 
@@ -788,6 +811,10 @@ gst_st2022_src_legs_add_stats (GstSt2022SrcLegs * l, GstStructure * s)
       st->late[0] + st->late[1],
       "packets-duplicate", G_TYPE_UINT64, legs_get (s, "packets-duplicate") +
       st->duplicate[0] + st->duplicate[1],
+      /* what the merge passed on ahead of a gap and filled after is not
+       * reordered on the wire */
+      "packets-reordered", G_TYPE_UINT64, legs_get (s, "packets-reordered") -
+      MIN (legs_get (s, "packets-reordered"), st->behind),
       "packets-overflow", G_TYPE_UINT64, legs_get (s, "packets-overflow") +
       l->lstats[1].overflow,
       "overflow-events", G_TYPE_UINT64, legs_get (s, "overflow-events") +
