@@ -668,6 +668,7 @@ legs_set_reach (GstSt2022SrcLegs * l)
   if (reach == l->reach)
     return;
   l->reach = reach;
+  GST_DEBUG_OBJECT (l->element, "datagrams pass a gap by up to %u", reach);
   st2022_depacketizer_set_reorder_window (l->depay, reach);
   st2022_seamless_set_reach (l->merge, reach);
 }
