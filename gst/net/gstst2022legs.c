@@ -736,6 +736,7 @@ gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
   l->t[1] = t;
   l->dropped_told[1] = 0;
   l->n[1] = 0;
+  l->drained[1] = FALSE;
   l->last_mono[1] = g_get_monotonic_time ();
   gst_st2022_src_legs_reset (l);
 }
