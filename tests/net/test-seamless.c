@@ -691,14 +691,14 @@ run_other_format (void)
   GstAppSinkCallbacks cb = { NULL, NULL, fmt_sample };
   GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
   GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
-  guint64 total = (guint64) FMT_N * ref_datagrams (f), foreign;
+  guint64 total = (guint64) FMT_N * ref_datagrams (f), foreign, stalled;
   GstElement *rpipe, *rsrc, *rsink, *sender, *appsrc;
   GstStructure *st, *fst;
   GstVideoInfo info;
   FmtFrames frames;
   GstBus *bus;
   gchar *desc;
-  guint port[2], k;
+  guint port[2], k, next;
   gboolean clean = FALSE;
 
   desc = g_strdup_printf ("st2022src name=src port=0 secondary-address="
@@ -761,12 +761,21 @@ run_other_format (void)
   st = net_run_until_eos (sender, "sink", 60);
   fail_unless_equals_uint64 (net_stat (st, "packets"), total);
   gst_structure_free (st);
+  /* a silence while the stream was sent (later, it is over) */
+  stalled = src_stat (rsrc, "signal-lost");
   gst_element_set_state (sender, GST_STATE_NULL);
   gst_object_unref (appsrc);
   gst_object_unref (sender);
 
-  /* (a run the machine stalled is judged below) */
-  fmt_wait_frames (&frames, FMT_N, 10);
+  /* every frame out or dropped (a consumer the shared machine stalls costs
+   * frames-dropped, which the judging below takes in) */
+  {
+    gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while (!fmt_wait_frames (&frames, FMT_N - src_stat (rsrc,
+                "frames-dropped"), 0) && g_get_monotonic_time () < deadline)
+      fmt_wait_frames (&frames, FMT_N, 1);
+  }
   /* the last foreign datagram may still be on its way through the
    * receiver's socket: counted once the receiver stops */
   gst_element_set_state (rpipe, GST_STATE_NULL);
@@ -782,13 +791,11 @@ run_other_format (void)
   if (net_stat (st, "packets-overflow") || net_stat (st, "overflow-events")
       || net_stat (st, "packets-primary") != total
       || net_stat (st, "packets-foreign") != foreign
-      || net_stat (st, "signal-lost") || net_stat (st, "frames-dropped")) {
+      || stalled) {
     g_printerr ("other format: the machine dropped datagrams on loopback "
-        "(overflow %" G_GUINT64_FORMAT "), stalled the sender beyond "
-        "`timeout` (signal lost %" G_GUINT64_FORMAT ") or the test's "
-        "consumer (frames dropped %" G_GUINT64_FORMAT "): run again\n",
-        net_stat (st, "overflow-events"), net_stat (st, "signal-lost"),
-        net_stat (st, "frames-dropped"));
+        "(overflow %" G_GUINT64_FORMAT ") or stalled the sender beyond "
+        "`timeout` (signal lost %" G_GUINT64_FORMAT "): run again\n",
+        net_stat (st, "overflow-events"), stalled);
     goto done;
   }
   clean = TRUE;
@@ -805,18 +812,28 @@ run_other_format (void)
   fail_unless_equals_uint64 (net_stat (st, "packets-recovered"), total);
   fail_unless_equals_uint64 (net_stat (st, "packets-invalid"), 0);
   fail_unless_equals_uint64 (net_stat (st, "format-changes"), 0);
-  fail_unless_equals_uint64 (net_stat (st, "frames"), FMT_N);
+  fail_unless_equals_uint64 (net_stat (st, "frames"), frames.got->len);
   fail_unless_equals_uint64 (net_stat (st, "frames-corrupted"), 0);
-  for (k = 0; k < frames.got->len; k++) {
+  /* each frame out is the next picture sent, bit-exact, but for those a
+   * stalled consumer cost (frames-dropped: fewer than N_PICS in a row) */
+  for (k = 0, next = 0; k < frames.got->len; k++) {
     GstSample *s = frames.got->pdata[k];
     guint8 *got = net_buffer_to_uyvp (gst_sample_get_buffer (s),
         gst_sample_get_caps (s), f);
+    guint pic;
 
-    fail_unless (k < FMT_N && memcmp (got, pics[k % N_PICS],
-            f->width * 5 / 2 * f->height) == 0, "frame %u differs", k);
+    for (pic = 0; pic < N_PICS; pic++)
+      if (memcmp (got, pics[pic], f->width * 5 / 2 * f->height) == 0)
+        break;
+    fail_unless (pic < N_PICS, "frame %u differs from every picture", k);
+    next += (pic + N_PICS - next % N_PICS) % N_PICS + 1;
     g_free (got);
   }
-  fail_unless_equals_int (frames.got->len, FMT_N);
+  fail_unless (next <= FMT_N);
+  fail_unless_equals_uint64 (frames.got->len + net_stat (st,
+          "frames-dropped"), FMT_N);
+  fail_unless_equals_uint64 (next - frames.got->len, net_stat (st,
+          "frames-dropped") - (FMT_N - next));
   /* a path carrying another stream does not carry the merged one: down,
    * and the other format never brings it up */
   for (k = 0; k < log->len; k++)
