@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "vmi-tx-ring.h"
 #include "vmi-pacer.h"
@@ -339,8 +340,10 @@ free_format_locked (VmiTxEngine * e)
     if (e->slices[i].busy)
       break;
   /* a slice the transport still holds: leak the ring, as a raster */
-  if (i == RING_SLICES)
+  if (i == RING_SLICES) {
+    vmi_dma_unregister (e->ring);
     vmi_tx_ring_unmap (e->ring, RING_SIZE);
+  }
   e->ring = NULL;
   e->fmt = NULL;
 }
@@ -466,6 +469,10 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
       g_warning ("st2022 transmit engine: %s; rasters are written whole",
           rerr->message);
       g_clear_error (&rerr);
+    } else {
+      /* both copies: a slice's last datagram may run into the second; a
+       * NIC reads the ring in place when this succeeds, else gets copies */
+      vmi_dma_register (e->ring, 2 * RING_SIZE, sysconf (_SC_PAGESIZE));
     }
     e->next_open = e->next_close = 0;
   }
