@@ -150,6 +150,15 @@ GST_START_TEST (test_tx_pcap_720p5994)
 GST_END_TEST;
 
 /* SD (one word stream, no LN/CRC) and PsF through DPDK too */
+/* progressive HD: the transmit thread writes the raster into its ring
+ * (sliced writing), which wraps three times a frame */
+GST_START_TEST (test_tx_pcap_1080p25)
+{
+  check_tx_pcap (&ref_1080p25);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_tx_pcap_625i)
 {
   check_tx_pcap (&ref_625i);
@@ -658,6 +667,7 @@ dpdk_elements_suite (void)
   tcase_add_test (tc, test_tx_pcap_720p5994);
   tcase_add_test (tc, test_rx_pcap_1080i5994);
   tcase_add_test (tc, test_rx_pcap_1080p25);
+  tcase_add_test (tc, test_tx_pcap_1080p25);
   tcase_add_test (tc, test_tx_pcap_625i);
   tcase_add_test (tc, test_tx_pcap_1080psf2398);
   tcase_add_test (tc, test_rx_pcap_525i);
