@@ -567,9 +567,8 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
     gsize stride)
 {
   const St2022Format *fmt;
-  guint line;
-  guint32 pc, py;
-  gboolean prev_active;
+  St2022RasterCursor cur;
+  int rc;
 
   if (w == NULL || raster == NULL || picture == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
@@ -585,64 +584,14 @@ st2022_raster_writer_write (St2022RasterWriter * w, guint8 * raster,
     write_sd (w, raster, pixfmt, picture, stride);
     return ST2022_OK;
   }
-  pc = w->hist_c;
-  py = w->hist_y;
-  /* line 1 follows the previous frame's last line; treat it as "active"
-   * so its CRC is always computed from the carried history */
-  prev_active = TRUE;
-  for (line = 1; line <= fmt->total_lines; line++) {
-    gsize off = (gsize) (line - 1) * fmt->line_bytes;
-    guint8 *lp = raster + off;
-    gint row = w->line_row[line];
-
-    /* template first (it holds the CRC words), then this line's CRC from
-     * the previous line's active words, then this line's active words */
-    blank_line_to (w, lp, line, row < 0 ? fmt->line_bytes :
-        fmt->active_offset);
-    if (prev_active)
-      put_crc (lp, crc_tail (pc, w->tail + line * 6), crc_tail (py,
-              w->tail + line * 6));
-    if (row < 0) {
-      /* the template's CRC of the next line already assumes this */
-      pc = w->blank_crc_c;
-      py = w->blank_crc_y;
-      prev_active = FALSE;
-    } else if (pixfmt == ST2022_PIXEL_UYVP) {
-      const guint8 *src = picture + (gsize) row * stride;
-      guint8 *lp1 = lp + fmt->line_bytes;
-      guint32 crc[4];
-      guint8 *reserved[2] = { &w->row_reserved[row], NULL };
-
-      if (line < fmt->total_lines && w->line_row[line + 1] >= 0) {
-        /* this line and the next one are active: their CRCs are
-         * independent, so compute them together; the next line's CRC
-         * words come from this one's */
-        reserved[1] = &w->row_reserved[w->line_row[line + 1]];
-        blank_line_to (w, lp1, line + 1, fmt->active_offset);
-        active_from_uyvp2 (lp + fmt->active_offset, src,
-            lp1 + fmt->active_offset,
-            picture + (gsize) w->line_row[line + 1] * stride,
-            fmt->active_bytes, crc, reserved);
-        line++;
-        put_crc (lp1, crc_tail (crc[0], w->tail + line * 6), crc_tail (crc[1],
-                w->tail + line * 6));
-        pc = crc[2];
-        py = crc[3];
-      } else {
-        active_from_uyvp2 (lp + fmt->active_offset, src, NULL, NULL,
-            fmt->active_bytes, crc, reserved);
-        pc = crc[0];
-        py = crc[1];
-      }
-      prev_active = TRUE;
-    } else {
-      active_from_v210 (w, lp + fmt->active_offset,
-          picture + (gsize) row * stride, &pc, &py);
-      prev_active = TRUE;
-    }
-  }
-  w->hist_c = pc;
-  w->hist_y = py;
+  /* one call of the sliced writer over the whole frame */
+  rc = st2022_raster_writer_begin (w, &cur, raster, 0, 0, pixfmt, picture,
+      stride);
+  if (rc != ST2022_OK)
+    return rc;
+  st2022_raster_writer_lines (w, &cur, fmt->total_lines);
+  w->hist_c = cur.pc;
+  w->hist_y = cur.py;
   return ST2022_OK;
 }
 
