@@ -687,11 +687,16 @@ vmi_transport_dpdk_send_burst (VmiTransport * t, const VmiTxDatagram * dg,
   while (done < n) {
     guint chunk = MIN (n - done, TX_CHUNK);
 
-    built = build_fast (d, &dg[done], chunk, m);
-    memset (gap, 0, built * sizeof (gap[0]));
-    for (; built < chunk; built++) {
+    for (built = 0; built < chunk; built++) {
       const VmiTxDatagram *e = &dg[done + built];
+      /* runs of one frame each: a frame (a ring slice) may end mid-chunk */
+      guint r = build_fast (d, e, chunk - built, m + built);
 
+      if (r > 0) {
+        memset (gap + built, 0, r * sizeof (gap[0]));
+        built += r - 1;
+        continue;
+      }
       if (e->gap_wire_bytes) {
         if (G_UNLIKELY (e->gap_wire_bytes < VMI_GAP_MIN_WIRE_BYTES
                 || e->gap_wire_bytes > VMI_GAP_MAX_WIRE_BYTES))
