@@ -39,7 +39,7 @@
  * ]| Encodes 10-bit test frames as 8-bit H.264.
  * |[
  * gst-launch-1.0 st2022src port=5004 ! vmi10to8 rounding=nearest ! \
- *     video/x-raw,format=UYVY ! autovideosink
+ *     video/x-raw,format=UYVY ! videoconvert ! autovideosink
  * ]| Displays an ST 2022-6 stream.
  */
 

@@ -81,12 +81,12 @@
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m st2022src address=239.1.1.1 port=5004 multicast-iface=eth0 ! \
- *   vmi10to8 ! video/x-raw,format=I420 ! autovideosink
+ *   queue ! vmi10to8 ! videoconvert ! autovideosink
  * ]| Joins a multicast group and displays the stream.
  * |[
  * gst-launch-1.0 st2022src address=239.1.1.1 multicast-iface=eth0 \
  *   secondary-address=239.2.1.1 secondary-multicast-iface=eth1 ! \
- *   vmi10to8 ! video/x-raw,format=I420 ! autovideosink
+ *   queue ! vmi10to8 ! videoconvert ! autovideosink
  * ]| The same stream on two networks (ST 2022-7), either one may fail.
  * |[
  * gst-launch-1.0 \

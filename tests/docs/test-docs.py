@@ -19,6 +19,18 @@
 # and when anything in the repository still points at the design notes that
 # live outside it.
 #
+#   test-docs.py --commands BUILD_DIR [FILE[:LINE]...]
+#
+# Runs, verbatim, every command block of those documents (fenced blocks
+# tagged sh, or untagged ones whose first line starts with a command) and
+# every element doc block's example launch line (gst/**.c, "|[ ... ]|"),
+# and fails when one does not succeed. See run_commands() for how a block is
+# run (a private network namespace with eth0/eth1, a private /tmp, Xvfb, a
+# bounded run) and what counts as success. A block the docs test cannot run
+# says so, visibly, on the line before it in the document:
+#   *Not run by the docs test: REASON.*
+# and the test prints the reason.
+#
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import glob
 import os
@@ -338,4 +350,12 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--commands"]:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "doc_commands", os.path.join(os.path.dirname(
+                os.path.abspath(__file__)), "doc_commands.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.exit(mod.main(ROOT, docs(), sys.argv[2], sys.argv[3:]))
     main()
