@@ -17,6 +17,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 OUTPUT=${1:-convert-x264.mp4}

@@ -12,6 +12,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 GROUP=${1:-239.1.1.1}

@@ -14,6 +14,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 PORT=${1:-5004}

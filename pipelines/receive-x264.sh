@@ -13,6 +13,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 OUTPUT=${1:-$VMI_ROOT/out/receive.mp4}

@@ -18,6 +18,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 FORMAT=${FORMAT:-525i59.94}

@@ -9,10 +9,14 @@
 #   FORMAT=1080i59.94|1080i50|720p59.94|720p50   (default 1080i59.94)
 #   CHANNELS=2        audio channels (1-16)
 #   NUM_BUFFERS=-1    frames to send (-1: until Ctrl-C)
+#   CLOCK=tai         st2022sink clock-source: tai stamps frames on the SMPTE
+#                     epoch, so receive-anc.sh (CLOCK=tai) keeps the
+#                     sender's time (ptp on a PTP network; pipeline: none)
 #   VMI_BUILD=...     build directory holding the plugin (default: build/)
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 HOST=${1:-127.0.0.1}
@@ -20,6 +24,7 @@ PORT=${2:-5004}
 FORMAT=${FORMAT:-1080i59.94}
 CHANNELS=${CHANNELS:-2}
 NUM_BUFFERS=${NUM_BUFFERS:--1}
+CLOCK=${CLOCK:-tai}
 
 case "$FORMAT" in
   1080i59.94) GEOM="width=1920,height=1080,framerate=30000/1001,interlace-mode=interleaved" ;;
@@ -35,7 +40,7 @@ echo "send-anc: $FORMAT + $CHANNELS audio channels + timecode -> udp://$HOST:$PO
 exec gst-launch-1.0 -e -m \
   videotestsrc is-live=true num-buffers="$NUM_BUFFERS" \
   ! "video/x-raw,format=UYVP,$GEOM" ! timecodestamper \
-  ! st2022sink name=sink host="$HOST" port="$PORT" \
+  ! st2022sink name=sink host="$HOST" port="$PORT" clock-source="$CLOCK" \
   audiotestsrc is-live=true wave=sine freq=1000 \
   ! "audio/x-raw,format=S32LE,rate=48000,channels=$CHANNELS$MASK" \
   ! queue ! sink.audio \
