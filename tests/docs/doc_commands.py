@@ -163,25 +163,30 @@ __vmi_running () {
     [ -e "$__vmi_S/rc.$n" ] || echo "$n"
   done
 }
-__vmi_block_end () {
-  local rc=$? t n
-  trap - ERR
-  for t in $(seq $((VMI_DOC_RUN * 10))); do
+# waits up to $1 s for the block's pipelines to end
+__vmi_wait_running () {
+  local t
+  for t in $(seq $(($1 * 10))); do
     [ -z "$(__vmi_running)" ] && break
     sleep 0.1
   done
+}
+# sends signal $1 to the block's running pipelines, newest first, and notes
+# them in $2
+__vmi_signal_running () {
+  local n
   for n in $(__vmi_running | sort -t. -k2,2nr); do
-    echo "$n" >> "$__vmi_S/interrupted.$__vmi_blk"
-    kill -INT "$(cat "$__vmi_S/pid.$n")" 2>/dev/null
+    echo "$n" >> "$__vmi_S/$2.$__vmi_blk"
+    kill -"$1" "$(cat "$__vmi_S/pid.$n")" 2>/dev/null
   done
-  for t in $(seq $((VMI_DOC_STOP * 10))); do
-    [ -z "$(__vmi_running)" ] && break
-    sleep 0.1
-  done
-  for n in $(__vmi_running); do
-    echo "$n" >> "$__vmi_S/hung.$__vmi_blk"
-    kill -KILL "$(cat "$__vmi_S/pid.$n")" 2>/dev/null
-  done
+}
+__vmi_block_end () {
+  local t n
+  trap - ERR
+  __vmi_wait_running "$VMI_DOC_RUN"
+  __vmi_signal_running INT interrupted
+  __vmi_wait_running "$VMI_DOC_STOP"
+  __vmi_signal_running KILL hung
   # the block's own background jobs (cmd &): a bounded wait, then Ctrl-C
   for t in $(seq $((VMI_DOC_RUN * 10))); do
     [ -z "$(jobs -pr)" ] && break
