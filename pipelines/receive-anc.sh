@@ -12,6 +12,10 @@
 #                     sender on the same clock (send-anc.sh, CLOCK=tai; a
 #                     PTP facility: ptp) gives; pipeline: arrival times
 #   PRESET=ultrafast  x264enc speed-preset
+#                     (on a host whose clock PTP does not discipline, tai
+#                     warns that the kernel's TAI offset is 0: frames are
+#                     not on the true SMPTE epoch, which a recording on
+#                     this host does not need)
 #   VMI_BUILD=...     build directory holding the plugin (default: build/)
 #
 # A slow or busy machine must not cost sync. With CLOCK=tai a frame that

@@ -12,6 +12,8 @@
 #   CLOCK=tai         st2022sink clock-source: tai stamps frames on the SMPTE
 #                     epoch, so receive-anc.sh (CLOCK=tai) keeps the
 #                     sender's time (ptp on a PTP network; pipeline: none)
+#                     (without PTP, tai warns that the kernel's TAI offset
+#                     is 0: receive-anc.sh on the same clock is unaffected)
 #   VMI_BUILD=...     build directory holding the plugin (default: build/)
 set -euo pipefail
 
