@@ -88,6 +88,7 @@
  *   secondary-address=239.2.1.1 secondary-multicast-iface=eth1 ! \
  *   queue ! vmi10to8 ! videoconvert ! autovideosink
  * ]| The same stream on two networks (ST 2022-7), either one may fail.
+ * Not run by the docs test: it needs a NIC bound to vfio-pci.
  * |[
  * gst-launch-1.0 \
  *   st2022src transport=dpdk dpdk-eal-args="-a 0000:01:00.0" \

@@ -41,6 +41,8 @@ import sys
 import time
 
 SKIP = re.compile(r"^\*Not run by the docs test: (.+?)\*\s*$")
+# in an element's doc block: the same words on the line before its |[
+SKIP_C = re.compile(r"^\*?Not run by the docs test: (.+?)\*?\s*$")
 # the first word of a command line
 COMMAND = re.compile(
     r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*"
@@ -263,8 +265,11 @@ def source_blocks(root):
                                  re.M | re.S):
                 line = src[:c.start()].count("\n") + \
                     body[:m.start()].count("\n") + 1
+                before = body[:m.start()].rstrip("\n").splitlines()
+                skip = SKIP_C.match(before[-1]) if before else None
                 if pending is None:
-                    pending = Block(rel, line, m.group(1))
+                    pending = Block(rel, line, m.group(1),
+                                    skip.group(1) if skip else None)
                 else:
                     pending.text += m.group(1)
                 if m.group(2).strip() or m.end() >= len(body):

@@ -29,6 +29,7 @@
 # bounded run) and what counts as success. A block the docs test cannot run
 # says so, visibly, on the line before it in the document:
 #   *Not run by the docs test: REASON.*
+# (in an element's doc block: the same words on the line before its "|[")
 # and the test prints the reason.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
