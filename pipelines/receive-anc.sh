@@ -24,10 +24,15 @@
 # first frame with silence where frames went missing, stays under the
 # picture it came with; with arrival times a starved receive thread
 # stretches the video and the two drift apart. x264enc's ultrafast preset
-# (4:2:0, Constrained Baseline; PRESET=superfast or slower: High) costs
-# about 6 ms of CPU per 720p frame, a third of a core at 50 fps; the queue
-# gives it a second of slack. Frames the receiver cannot take are dropped
-# and counted in the st2022-stats printed at the end (frames-dropped, their
+# (4:2:0: Constrained Baseline, Main when interlaced; PRESET=superfast or
+# slower: High) costs about 6 ms of CPU per 720p frame, a third of a core
+# at 50 fps. The queue
+# before it has no limit: with a limit, a queue that filled while the
+# encoder lagged held Ctrl-C's EOS behind qtmux, which waited for it, and
+# the recorder hung with an unfinished file (seen on 1080i59.94 on a busy
+# machine); without one, a lagging encoder costs memory (3 MB a 1080 frame)
+# until it catches up. Frames st2022src cannot hand on are dropped and
+# counted in the st2022-stats printed at the end (frames-dropped, their
 # audio as silence: audio-gap-samples).
 #
 # On a machine shared with other work, give the recorder real-time
@@ -55,7 +60,7 @@ echo "receive-anc: udp port $PORT -> $OUT ($FRAMES frames, clock-source=$CLOCK)"
 gst-launch-1.0 -e -m \
   st2022src port="$PORT" num-buffers="$FRAMES" clock-source="$CLOCK" name=src \
   ! vmi10to8 ! video/x-raw,format=I420 \
-  ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 \
+  ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 \
   ! x264enc speed-preset="$PRESET" tune=zerolatency \
   ! h264parse \
   ! queue ! qtmux name=mux ! filesink location="$OUT" \

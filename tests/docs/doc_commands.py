@@ -50,7 +50,7 @@ COMMAND = re.compile(
     r"|\.|sudo|ip|curl|jq|python3|/usr/bin/python3|tshark|mkdir|cd|"
     r"debootstrap|git|unshare|echo|setcap|for)(?=\s|$)")
 RUN_S = 5           # a block's pipelines play this long before Ctrl-C
-STOP_S = 30         # then have this long to stop
+STOP_S = 60         # then have this long to stop (-e: encoders drain)
 DOC_TIMEOUT_S = 900
 
 PRELUDE = r'''

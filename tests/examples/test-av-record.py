@@ -231,7 +231,7 @@ def main():
                        text=True)
     print(d.stdout)
     assert d.returncode == 0, d.stderr
-    assert re.search(r"video #\d+: H\.264 \((High|Constrained Baseline) "
+    assert re.search(r"video #\d+: H\.264 \((High|Main|Constrained Baseline) "
                      r"Profile\)", d.stdout), "not H.264 4:2:0"
     assert re.search(r"audio #\d+: (Raw|Uncompressed)", d.stdout) or \
         "PCM" in d.stdout, "no PCM audio"
@@ -265,8 +265,9 @@ def main():
           f"{nums[-1]}, {missing} missing), {len(samples)} audio samples "
           f"({len(samples) / 48000:.3f} s); every frame's PTS is the "
           "sender's and the audio under it is its own")
-    for s in stats:
-        m = re.search(r"frames-dropped=(\d+).*audio-gap-samples=(\d+)", s)
+    for s in stats[-1:]:
+        m = re.search(r"frames-dropped=(?:\(guint64\))?(\d+).*"
+                      r"audio-gap-samples=(?:\(guint64\))?(\d+)", s)
         if m:
             print(f"receiver: frames-dropped={m.group(1)} "
                   f"audio-gap-samples={m.group(2)}")
