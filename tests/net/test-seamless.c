@@ -369,6 +369,44 @@ src_stat (GstElement * src, const gchar * field)
   return v;
 }
 
+/* "appsrc ! st2022sink name=sink stats-interval=0 @sink_props" playing,
+ * with @n frames of @pics (in turn, N_PICS of them) queued and EOS after
+ * them: frames two periods apart (half the real-time load on this shared
+ * machine), each paced over one period */
+static GstElement *
+start_sender (const RefFormat * f, guint8 ** pics, guint n,
+    const gchar * sink_props)
+{
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstElement *sender, *appsrc;
+  GstVideoInfo info;
+  gchar *desc;
+  guint k;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 %s", sink_props);
+  sender = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (sender != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < n; k++) {
+    GstBuffer *buf = net_make_buffer (&info, f, pics[k % N_PICS]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (2 * k,
+        GST_SECOND * f->fps_d, f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  gst_object_unref (appsrc);
+  gst_caps_unref (caps);
+  return sender;
+}
+
 typedef enum
 {
   RUN_UNJUDGED,                 /* the machine itself lost what we cannot see */
@@ -386,16 +424,14 @@ run (Scenario sc)
   GstAppSinkCallbacks cb = { NULL, NULL, judge_sample };
   Judge judge = { f, pics };
   GstElement *rpipe, *rsrc, *rsink;
-  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
-  GstElement *sender, *appsrc;
+  GstElement *sender;
   GstStructure *st;
-  GstVideoInfo info;
   GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
   GstBus *bus;
   Relay relay;
   gchar *desc;
   guint64 lost[2], recovered = 0, both = 0, i;
-  guint k, p, src_port[2];
+  guint p, src_port[2];
   gint64 deadline;
   guint64 lo = G_MAXUINT64, hi = 0, want_mask = 0;
   RunResult result = RUN_UNJUDGED;
@@ -427,29 +463,11 @@ run (Scenario sc)
   relay.out_port[1] = src_port[1];
   relay.thread = g_thread_new ("relay", relay_thread, &relay);
 
-  /* the sender: frames two periods apart (half the real-time load on this
-   * shared machine), each paced over one period */
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink stats-interval=0 host=127.0.0.1 port=%u "
-      "secondary-host=127.0.0.1 secondary-port=%u", relay.in_port[0],
-      relay.in_port[1]);
-  sender = gst_parse_launch (desc, NULL);
+  /* the sender */
+  desc = g_strdup_printf ("host=127.0.0.1 port=%u secondary-host=127.0.0.1 "
+      "secondary-port=%u", relay.in_port[0], relay.in_port[1]);
+  sender = start_sender (f, pics, N_FRAMES, desc);
   g_free (desc);
-  fail_unless (sender != NULL);
-  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
-  g_object_set (appsrc, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  for (k = 0; k < N_FRAMES; k++) {
-    GstBuffer *buf = net_make_buffer (&info, f, pics[k % N_PICS]);
-
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (2 * k,
-        GST_SECOND * f->fps_d, f->fps_n);
-    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
   st = net_run_until_eos (sender, "sink", 60);
   fail_unless_equals_uint64 (net_stat (st, "packets-primary"), relay.total);
   fail_unless_equals_uint64 (net_stat (st, "packets-secondary"),
@@ -457,7 +475,6 @@ run (Scenario sc)
   fail_unless_equals_uint64 (net_stat (st, "packets-failed-secondary"), 0);
   gst_structure_free (st);
   gst_element_set_state (sender, GST_STATE_NULL);
-  gst_object_unref (appsrc);
   gst_object_unref (sender);
 
   /* the receiver's frames, then everything the relay passed counted */
@@ -585,7 +602,6 @@ done:
   gst_object_unref (rpipe);
   relay_clear (&relay);
   net_free_pictures (pics, N_PICS);
-  gst_caps_unref (caps);
   g_ptr_array_unref (log);
   return result;
 }
@@ -689,12 +705,10 @@ run_other_format (void)
   guint8 **pics = net_make_pictures (f, N_PICS, 71);
   guint8 **other = net_make_pictures (g, FMT_M, 72);
   GstAppSinkCallbacks cb = { NULL, NULL, fmt_sample };
-  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
   GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
   guint64 total = (guint64) FMT_N * ref_datagrams (f), foreign, stalled;
-  GstElement *rpipe, *rsrc, *rsink, *sender, *appsrc;
+  GstElement *rpipe, *rsrc, *rsink, *sender;
   GstStructure *st, *fst;
-  GstVideoInfo info;
   FmtFrames frames;
   GstBus *bus;
   gchar *desc;
@@ -724,28 +738,11 @@ run_other_format (void)
   g_object_get (rsrc, "port", &port[0], "secondary-port", &port[1], NULL);
   fail_unless (port[0] != 0 && port[1] != 0);
 
-  /* the good stream on the primary only, every frame queued at once (the
-   * sink sends them at their times, two periods apart) */
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink stats-interval=0 host=127.0.0.1 port=%u ssrc=%u",
-      port[0], FMT_SSRC);
-  sender = gst_parse_launch (desc, NULL);
+  /* the good stream on the primary only */
+  desc = g_strdup_printf ("host=127.0.0.1 port=%u ssrc=%u", port[0],
+      FMT_SSRC);
+  sender = start_sender (f, pics, FMT_N, desc);
   g_free (desc);
-  fail_unless (sender != NULL);
-  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
-  g_object_set (appsrc, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (sender, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  for (k = 0; k < FMT_N; k++) {
-    GstBuffer *buf = net_make_buffer (&info, f, pics[k % N_PICS]);
-
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (2 * k,
-        GST_SECOND * f->fps_d, f->fps_n);
-    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
 
   /* the merged stream is the primary's: now the other format on the
    * secondary, while the primary goes on */
@@ -764,7 +761,6 @@ run_other_format (void)
   /* a silence while the stream was sent (later, it is over) */
   stalled = src_stat (rsrc, "signal-lost");
   gst_element_set_state (sender, GST_STATE_NULL);
-  gst_object_unref (appsrc);
   gst_object_unref (sender);
 
   /* every frame out or dropped (a consumer the shared machine stalls costs
@@ -852,7 +848,6 @@ done:
   g_mutex_clear (&frames.lock);
   g_cond_clear (&frames.cond);
   g_ptr_array_unref (log);
-  gst_caps_unref (caps);
   net_free_pictures (pics, N_PICS);
   net_free_pictures (other, FMT_M);
   return clean;
