@@ -535,79 +535,51 @@ zc_pages (const void *p, gsize len)
   return len == 0 ? 0 : (guint) ((a + len - 1) / 4096 - a / 4096 + 1);
 }
 
-/* Which of @d's iovecs lie in its frame's memory (bit k for iovec k;
- * send_gso() takes at most 2) and how many bytes lie outside it, the
- * pieces a zerocopy send copies into its ring entry */
-static guint
-zc_in_frame (const VmiTxDatagram * d, gsize * outside)
-{
-  guint k, mask = 0;
-
-  *outside = 0;
-  for (k = 0; k < d->n_iov; k++) {
-    if (d->frame != NULL && vmi_tx_frame_contains (d->frame,
-            d->iov[k].iov_base, d->iov[k].iov_len))
-      mask |= 1u << k;
-    else
-      *outside += d->iov[k].iov_len;
-  }
-  return mask;
-}
-
-/* Whether @d can go out with MSG_ZEROCOPY: its payload memory outlives
- * the call, and what is not in it fits in one entry */
-static gboolean
+/* Whether @d may go out with MSG_ZEROCOPY: its payload memory outlives
+ * the call (a frame holds it) and send_gso() takes its gather list. Its
+ * iovecs are walked once, by zc_stage(). */
+static inline gboolean
 zc_able (const VmiTxDatagram * d)
 {
-  guint k, frags = 0;
-  gsize outside;
-
-  if (d->frame == NULL || d->n_iov > 2)
-    return FALSE;
-  zc_in_frame (d, &outside);
-  for (k = 0; k < d->n_iov; k++)
-    frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len) + 1;
-  /* alone in an entry it fits: a copied piece may span one page more */
-  return outside <= VMI_SOCKET_ZC_ARENA && frags <= VMI_SOCKET_ZC_FRAGS;
+  return d->frame != NULL && d->n_iov <= 2;
 }
 
 /* Puts @d's iovecs at @out for a zerocopy send of entry @e (@used bytes of
- * its arena taken): pieces in the frame in place, the others copied.
- * FALSE (nothing done) when @d does not fit in @e any more (arena, page
- * fragments, frames). */
+ * its arena taken), in one walk: pieces in the frame in place, the others
+ * copied into the arena. FALSE (the entry unchanged) when @d does not fit
+ * in @e any more (arena, page fragments, frames); what it copied past
+ * @used is then free space again. */
 static gboolean
 zc_stage (VmiSocketZc * e, gsize * used, const VmiTxDatagram * d,
     struct iovec *out)
 {
-  gsize need, at = *used;
-  guint k, frags = 0, in_frame = zc_in_frame (d, &need);
+  gsize at = *used;
+  guint k, frags = e->n_frags;
 
-  if (*used + need > VMI_SOCKET_ZC_ARENA)
-    return FALSE;
   for (k = 0; k < d->n_iov; k++) {
-    if (in_frame & (1u << k)) {
-      frags += zc_pages (d->iov[k].iov_base, d->iov[k].iov_len);
+    const struct iovec *v = &d->iov[k];
+
+    out[k] = *v;
+    if (vmi_tx_frame_contains (d->frame, v->iov_base, v->iov_len)) {
+      frags += zc_pages (v->iov_base, v->iov_len);
     } else {
-      frags += zc_pages (e->arena + at, d->iov[k].iov_len);
-      at += d->iov[k].iov_len;
+      if (at + v->iov_len > VMI_SOCKET_ZC_ARENA)
+        return FALSE;
+      frags += zc_pages (e->arena + at, v->iov_len);
+      memcpy (e->arena + at, v->iov_base, v->iov_len);
+      out[k].iov_base = e->arena + at;
+      at += v->iov_len;
     }
+    if (frags > VMI_SOCKET_ZC_FRAGS)
+      return FALSE;
   }
-  if (e->n_frags + frags > VMI_SOCKET_ZC_FRAGS)
-    return FALSE;
   if (e->n_frames == 0 || e->frames[e->n_frames - 1] != d->frame) {
     if (e->n_frames == G_N_ELEMENTS (e->frames))
       return FALSE;
     e->frames[e->n_frames++] = d->frame;
   }
-  e->n_frags += frags;
-  for (k = 0; k < d->n_iov; k++) {
-    out[k] = d->iov[k];
-    if (!(in_frame & (1u << k))) {
-      memcpy (e->arena + *used, d->iov[k].iov_base, d->iov[k].iov_len);
-      out[k].iov_base = e->arena + *used;
-      *used += d->iov[k].iov_len;
-    }
-  }
+  e->n_frags = frags;
+  *used = at;
   return TRUE;
 }
 
@@ -671,7 +643,9 @@ vmi_transport_socket_close (VmiTransport * t)
  * with one pass through the stack. With @zc every message is a
  * MSG_ZEROCOPY send holding its frames until its completion (the caller
  * made room for VMI_SOCKET_ZC_BURST of them; every datagram is zc_able()).
- * Returns the number of datagrams sent, or -1 with errno set. */
+ * Returns the number of datagrams sent, or -1 with errno set; -2: a gather
+ * list longer than 2; -3 (@zc): d[0] has more bytes outside its frame or
+ * more page fragments than one entry holds. */
 static gint
 send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n,
     gboolean zc)
@@ -716,8 +690,12 @@ send_gso (VmiTransportSocket * s, const VmiTxDatagram * d, guint n,
       if (len < seg)
         break;
     }
-    if (segs == 0)
+    if (segs == 0) {
+      /* d[i] does not fit even an empty entry: it goes out copied */
+      if (e && m == 0)
+        return -3;
       break;
+    }
     h->msg_name = &s->peer;
     h->msg_namelen = s->peer_len;
     h->msg_iov = s->gso_iov[m];
@@ -791,6 +769,8 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
         run = n - done;
       }
       rc = send_gso (s, &d[done], run, zc);
+      if (rc == -3)
+        rc = send_gso (s, &d[done], 1, FALSE);
       if (rc < 0 && zc && errno == EMSGSIZE && s->zc_segs > 1) {
         /* more page fragments than an skb holds: fewer per message */
         s->zc_segs /= 2;
@@ -956,28 +936,33 @@ rx_coalesce_us (VmiTransportSocket * s)
   return MIN (VMI_SOCKET_RX_COALESCE_US, lasts_us / 4);
 }
 
-/* Resets the wakeup eventfd after poll reported it readable. */
-static void
-rx_consume_wakeup (VmiTransportSocket * s)
+typedef enum
 {
-  guint64 v;
+  RX_TIMEOUT,                   /* or a signal */
+  RX_READY,                     /* the socket has datagrams */
+  RX_WOKEN,                     /* wakeup() was called (and is consumed) */
+} RxWait;
 
-  if (read (s->wake_fd, &v, sizeof (v)) < 0) {
-    /* counter already drained by another wakeup: nothing to do */
-  }
-}
-
-/* Waits @us for a wakeup() only; TRUE when one came (consumed). */
-static gboolean
-rx_wait_wakeup (VmiTransportSocket * s, gint64 us)
+/* Waits up to @us (< 0: no limit) for wakeup() and, with @sock, for the
+ * socket to become readable; the one place the wake-up eventfd is read.
+ * -1 with errno on an error. */
+static gint
+rx_wait (VmiTransportSocket * s, gboolean sock, gint64 us)
 {
-  struct pollfd pfd = { s->wake_fd, POLLIN, 0 };
+  struct pollfd pfd[2] = { {s->wake_fd, POLLIN, 0}, {s->fd, POLLIN, 0} };
   struct timespec ts = { us / G_USEC_PER_SEC, (us % G_USEC_PER_SEC) * 1000 };
+  guint64 v;
+  int rc = ppoll (pfd, sock ? 2 : 1, us < 0 ? NULL : &ts, NULL);
 
-  if (ppoll (&pfd, 1, &ts, NULL) <= 0 || !(pfd.revents & POLLIN))
-    return FALSE;
-  rx_consume_wakeup (s);
-  return TRUE;
+  if (rc < 0)
+    return errno == EINTR ? RX_TIMEOUT : -1;
+  if (pfd[0].revents & POLLIN) {
+    if (read (s->wake_fd, &v, sizeof (v)) < 0) {
+      /* counter already drained by another wakeup: nothing to do */
+    }
+    return RX_WOKEN;
+  }
+  return rc > 0 ? RX_READY : RX_TIMEOUT;
 }
 
 static gint
@@ -994,41 +979,27 @@ vmi_transport_socket_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
 
     if (timeout_us > 0)
       us = MIN (us, timeout_us);
-    if (us > 0 && rx_wait_wakeup (s, us))
+    if (us > 0 && rx_wait (s, FALSE, us) == RX_WOKEN)
       return 0;
   }
 
-  for (;;) {
-    struct pollfd pfd[2];
-
-    rc = rx_fill (s);
-    if (rc > 0)
-      break;
+  rc = rx_fill (s);
+  if (rc <= 0) {
     if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
       goto recv_failed;
     if (timeout_us == 0)
       return 0;
-
-    pfd[0].fd = s->fd;
-    pfd[0].events = POLLIN;
-    pfd[1].fd = s->wake_fd;
-    pfd[1].events = POLLIN;
-    rc = poll (pfd, 2, timeout_us < 0 ? -1 : (int) ((timeout_us + 999) / 1000));
-    if (rc < 0 && errno != EINTR)
+    rc = rx_wait (s, TRUE, timeout_us);
+    if (rc < 0)
       goto recv_failed;
-    if (rc == 0)
+    if (rc != RX_READY)
       return 0;
-    if (rc > 0 && (pfd[1].revents & POLLIN)) {
-      rx_consume_wakeup (s);
-      return 0;
-    }
     /* only retry once per timeout slice: a spurious wakeup returns 0 */
     rc = rx_fill (s);
-    if (rc > 0)
-      break;
     if (rc < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
       goto recv_failed;
-    return 0;
+    if (rc <= 0)
+      return 0;
   }
   return rx_take (s, slots, n);
 
