@@ -2,6 +2,9 @@
 
 #include "net-common.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +20,29 @@ net_test_port (void)
     next = 20000 + (getpid () % 2000) * 10;
   next += 2;
   return next;
+}
+
+/* the namespace the process started in (opened at the first entry) */
+static int ns_orig = -1;
+
+void
+net_enter_netns (const gchar * name)
+{
+  gchar *path = g_strdup_printf ("/var/run/netns/%s", name);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (ns_orig < 0)
+    ns_orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  fail_unless (fd >= 0, "cannot open %s", path);
+  fail_unless (setns (fd, CLONE_NEWNET) == 0, "setns: %s", g_strerror (errno));
+  close (fd);
+  g_free (path);
+}
+
+void
+net_leave_netns (void)
+{
+  fail_unless (setns (ns_orig, CLONE_NEWNET) == 0);
 }
 
 gboolean

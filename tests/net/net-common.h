@@ -19,6 +19,14 @@ guint16 net_test_port (void);
  * output swallowed; FALSE (logged) when it failed */
 gboolean net_sh (const gchar * fmt, ...) G_GNUC_PRINTF (1, 2);
 
+/* Moves the calling thread into the network namespace @name (made with
+ * `ip netns add`); net_leave_netns() brings it back to the one it was in
+ * at the first call. Sockets are created by the thread that changes an
+ * element's state: entering a namespace on it puts the element's socket
+ * there. */
+void net_enter_netns (const gchar * name);
+void net_leave_netns (void);
+
 /* video/x-raw caps of @f in @format (UYVP or v210); @bare leaves out
  * field-order and colorimetry, as rawvideoparse does */
 GstCaps *net_format_caps (const RefFormat * f, const gchar * format,

@@ -344,7 +344,6 @@ sh (const gchar * cmd)
 }
 
 static gchar ns_a[32], ns_b[32];
-static int ns_orig = -1;
 /* The namespaces are named after the test runner, the parent of the forked
  * tests: the tcase teardown, which runs there, removes them even when a
  * failed test could not. */
@@ -432,28 +431,6 @@ netns_teardown (void)
   g_free (cmd);
 }
 
-/* Sockets are created by the thread that changes the state: entering a
- * namespace on this thread puts the element's socket there. */
-static void
-enter_netns (const gchar * name)
-{
-  gchar *path = g_strdup_printf ("/var/run/netns/%s", name);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-
-  if (ns_orig < 0)
-    ns_orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-  fail_unless (fd >= 0, "cannot open %s", path);
-  fail_unless (setns (fd, CLONE_NEWNET) == 0, "setns: %s", g_strerror (errno));
-  close (fd);
-  g_free (path);
-}
-
-static void
-leave_netns (void)
-{
-  fail_unless (setns (ns_orig, CLONE_NEWNET) == 0);
-}
-
 static void
 multicast_case (const gchar * source, gboolean expect_frames)
 {
@@ -477,11 +454,11 @@ multicast_case (const gchar * source, gboolean expect_frames)
   sprops = g_strdup_printf ("host=239.77.0.1 port=%u multicast-iface=vmia%d "
       "ttl-mc=1", port, ns_id () % 10000);
 
-  enter_netns (ns_b);
+  net_enter_netns (ns_b);
   receiver_start (&r, rprops, N, "UYVP");
-  enter_netns (ns_a);
+  net_enter_netns (ns_a);
   sender_start (&s, f, "UYVP", sprops);
-  leave_netns ();
+  net_leave_netns ();
   for (k = 0; k < N; k++)
     sender_push (&s, k, pics[k]);
   sstats = sender_finish (&s);
@@ -506,9 +483,9 @@ multicast_case (const gchar * source, gboolean expect_frames)
      * counted as invalid): once the source has counted it, the frames ahead
      * of it on the same link have been filtered or counted too. */
     g_assert (g_strcmp0 (source, "10.77.0.99") == 0);
-    enter_netns (ns_a);
+    net_enter_netns (ns_a);
     fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    leave_netns ();
+    net_leave_netns ();
     fail_unless (fd >= 0);
     sa.sin_family = AF_INET;
     inet_pton (AF_INET, source, &sa.sin_addr);

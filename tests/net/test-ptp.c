@@ -59,7 +59,6 @@
 
 static gchar ns_a[32], ns_b[32], dev_a[16], dev_b[16], conf_path[64];
 static GPid ptp4l_pid;
-static int ns_orig = -1;
 
 static gboolean
 sh (const gchar * cmd)
@@ -164,20 +163,6 @@ ptp_network_teardown (void)
   }
   unlink (conf_path);
   netns_remove ();
-}
-
-static void
-enter_netns (const gchar * name)
-{
-  gchar *path = g_strdup_printf ("/var/run/netns/%s", name);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-
-  if (ns_orig < 0)
-    ns_orig = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-  fail_unless (fd >= 0, "cannot open %s", path);
-  fail_unless (setns (fd, CLONE_NEWNET) == 0, "setns: %s", g_strerror (errno));
-  close (fd);
-  g_free (path);
 }
 
 /* ---- the capture in namespace A ---- */
@@ -421,11 +406,11 @@ on_epoch_once (gboolean receiver, guint attempt)
   GstPad *pad;
 
   /* the capture lives in A; everything else in B */
-  enter_netns (ns_a);
+  net_enter_netns (ns_a);
   /* (the receiver case keeps its port to itself: no capture) */
   cap.fd = capture_socket (&port, TRUE);
   cap.firsts = g_array_new (FALSE, FALSE, sizeof (FirstDatagram));
-  enter_netns (ns_b);
+  net_enter_netns (ns_b);
 
   desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%d ! "
       "video/x-raw,format=UYVP,width=1280,height=720,framerate=%d/1 ! "
@@ -672,7 +657,7 @@ GST_START_TEST (test_tai_on_host_clock)
   gboolean warned = FALSE, stated = FALSE;
   guint i, bad = 0, r_bad = 0;
 
-  enter_netns (ns_b);
+  net_enter_netns (ns_b);
   cap.fd = capture_socket (&port, FALSE);
   cap.firsts = g_array_new (FALSE, FALSE, sizeof (FirstDatagram));
   desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%d ! "
