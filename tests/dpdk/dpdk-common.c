@@ -2,20 +2,69 @@
 
 #include "dpdk-common.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+
+/* The test binary's own process (Check's runner; each test runs in a
+ * child it forks): it names every EAL prefix of the run and, at exit,
+ * removes the runtime directories those EALs left (rte_eal_cleanup keeps
+ * them), including those of a child that failed or timed out. */
+static int runner_pid;
+
+/* where the EAL puts /<prefix>: /var/run/dpdk for root, else
+ * $XDG_RUNTIME_DIR/dpdk or /tmp/dpdk */
+static gchar *
+runtime_base (void)
+{
+  const gchar *xdg = g_getenv ("XDG_RUNTIME_DIR");
+
+  if (getuid () == 0)
+    return g_strdup ("/var/run/dpdk");
+  return g_build_filename (xdg ? xdg : "/tmp", "dpdk", NULL);
+}
+
+static void
+remove_runtime_dirs (void)
+{
+  gchar *base, *mine;
+  GDir *d;
+  const gchar *name;
+
+  if (getpid () != runner_pid)
+    return;
+  base = runtime_base ();
+  mine = g_strdup_printf ("vmitest-%d-", runner_pid);
+  d = g_dir_open (base, 0, NULL);
+  while (d && (name = g_dir_read_name (d)))
+    if (g_str_has_prefix (name, mine))
+      dpdk_test_rmdir (g_build_filename (base, name, NULL));
+  if (d)
+    g_dir_close (d);
+  g_free (mine);
+  g_free (base);
+}
+
+__attribute__ ((constructor))
+static void
+record_runner (void)
+{
+  runner_pid = getpid ();
+  atexit (remove_runtime_dirs);
+}
 
 gchar *
 dpdk_test_eal_args (const gchar * vdevs)
 {
   static guint n = 0;
 
-  /* the pid makes the prefix unique on the machine, the counter within
-   * one process (one EAL per process, but the prefix names its files) */
+  /* the runner's pid names the run (its exit removes what the prefix
+   * left), the process's and a counter make it unique within the run (one
+   * EAL per process, but the prefix names its files) */
   return g_strdup_printf ("--no-huge --no-pci -m 512 -l 0 "
-      "--log-level=lib.eal:warning --file-prefix vmitest-%d-%u %s",
-      (int) getpid (), n++, vdevs);
+      "--log-level=lib.eal:warning --file-prefix vmitest-%d-%d-%u %s",
+      runner_pid, (int) getpid (), n++, vdevs);
 }
 
 gchar *
