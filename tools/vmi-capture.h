@@ -1,5 +1,5 @@
 /* gst-vmi: link layer -> IPv4/IPv6 -> UDP payload of one captured packet,
- * for vmi-analyze (and its libFuzzer target tests/fuzz/fuzz_pcap.c): every
+ * for vmi-analyze (and its libFuzzer target tests/fuzz/fuzz-pcap.c): every
  * byte comes from a capture file, so nothing is read that was not captured.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

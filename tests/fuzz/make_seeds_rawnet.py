@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # gst-vmi: writes the seed corpus of the rawnet fuzz target
-# (tests/fuzz/corpus/rawnet/): one control byte (see fuzz_rawnet.c), then
+# (tests/fuzz/corpus/rawnet/): one control byte (see fuzz-rawnet.c), then
 # an Ethernet frame — our multicast and unicast streams, ARP requests and
 # replies, IGMP queries, a VLAN frame, a fragment, damaged ones.
 # Usage: make_seeds_rawnet.py CORPUS-DIR. The files are kept in the tree.

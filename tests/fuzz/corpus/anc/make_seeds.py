@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Seeds for tests/fuzz/fuzz_anc.c: byte 0 = format index, then packed
+# Seeds for tests/fuzz/fuzz-anc.c: byte 0 = format index, then packed
 # 10-bit words (C/Y interleaved) as they start a line's HANC.
 import os
 
