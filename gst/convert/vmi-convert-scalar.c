@@ -196,38 +196,11 @@ vmi_conv_scalar_pair (int v210, int nearest, int nv12, const uint8_t * a,
 #undef CALL
 }
 
-#define PACKED(name, V210, NEAREST)                                     \
-static void name (const uint8_t * src, uint8_t * dst, unsigned w)       \
-{ packed_impl (V210, NEAREST, src, dst, 0, w); }
-#define PLANAR(name, V210, NEAREST)                                     \
-static void name (const uint8_t * src, uint8_t * y, uint8_t * u,        \
-    uint8_t * v, unsigned w)                                            \
-{ planar_impl (V210, NEAREST, src, y, u, v, 0, w); }
-#define PAIR(name, V210, NEAREST, NV12)                                 \
-static void name (const uint8_t * a, const uint8_t * b, uint8_t * ya,   \
-    uint8_t * yb, uint8_t * u, uint8_t * v, unsigned w)                 \
-{ pair_impl (V210, NEAREST, NV12, a, b, ya, yb, u, v, 0, w); }
-
-PACKED (uyvp_uyvy_t, 0, 0)
-PACKED (uyvp_uyvy_n, 0, 1)
-PACKED (v210_uyvy_t, 1, 0)
-PACKED (v210_uyvy_n, 1, 1)
-PLANAR (uyvp_y42b_t, 0, 0)
-PLANAR (uyvp_y42b_n, 0, 1)
-PLANAR (v210_y42b_t, 1, 0)
-PLANAR (v210_y42b_n, 1, 1)
-PAIR (uyvp_i420_t, 0, 0, 0)
-PAIR (uyvp_i420_n, 0, 1, 0)
-PAIR (v210_i420_t, 1, 0, 0)
-PAIR (v210_i420_n, 1, 1, 0)
-PAIR (uyvp_nv12_t, 0, 0, 1)
-PAIR (uyvp_nv12_n, 0, 1, 1)
-PAIR (v210_nv12_t, 1, 0, 1)
-PAIR (v210_nv12_n, 1, 1, 1)
-
-const VmiConvKernels vmi_conv_kernels_scalar = {
-  .uyvy = {{uyvp_uyvy_t, uyvp_uyvy_n}, {v210_uyvy_t, v210_uyvy_n}},
-  .y42b = {{uyvp_y42b_t, uyvp_y42b_n}, {v210_y42b_t, v210_y42b_n}},
-  .i420 = {{uyvp_i420_t, uyvp_i420_n}, {v210_i420_t, v210_i420_n}},
-  .nv12 = {{uyvp_nv12_t, uyvp_nv12_n}, {v210_nv12_t, v210_nv12_n}},
-};
+/* the kernels: whole rows */
+#define row_packed(V210, NEAREST, src, dst, w) \
+  packed_impl (V210, NEAREST, src, dst, 0, w)
+#define row_planar(V210, NEAREST, src, y, u, v, w) \
+  planar_impl (V210, NEAREST, src, y, u, v, 0, w)
+#define row_pair(V210, NEAREST, NV12, a, b, ya, yb, u, v, w) \
+  pair_impl (V210, NEAREST, NV12, a, b, ya, yb, u, v, 0, w)
+VMI_CONV_KERNELS_DEFINE (vmi_conv_kernels_scalar)

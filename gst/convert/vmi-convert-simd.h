@@ -574,38 +574,4 @@ row_pair (const int v210, const int nearest, const int nv12,
   vmi_conv_scalar_pair (v210, nearest, nv12, a, b, ya, yb, u, v, x, width);
 }
 
-#define PACKED(name, V210, NEAREST)                                     \
-static void name (const uint8_t * src, uint8_t * dst, unsigned w)       \
-{ row_packed (V210, NEAREST, src, dst, w); }
-#define PLANAR(name, V210, NEAREST)                                     \
-static void name (const uint8_t * src, uint8_t * y, uint8_t * u,        \
-    uint8_t * v, unsigned w)                                            \
-{ row_planar (V210, NEAREST, src, y, u, v, w); }
-#define PAIR(name, V210, NEAREST, NV12)                                 \
-static void name (const uint8_t * a, const uint8_t * b, uint8_t * ya,   \
-    uint8_t * yb, uint8_t * u, uint8_t * v, unsigned w)                 \
-{ row_pair (V210, NEAREST, NV12, a, b, ya, yb, u, v, w); }
-
-PACKED (uyvp_uyvy_t, 0, 0)
-PACKED (uyvp_uyvy_n, 0, 1)
-PACKED (v210_uyvy_t, 1, 0)
-PACKED (v210_uyvy_n, 1, 1)
-PLANAR (uyvp_y42b_t, 0, 0)
-PLANAR (uyvp_y42b_n, 0, 1)
-PLANAR (v210_y42b_t, 1, 0)
-PLANAR (v210_y42b_n, 1, 1)
-PAIR (uyvp_i420_t, 0, 0, 0)
-PAIR (uyvp_i420_n, 0, 1, 0)
-PAIR (v210_i420_t, 1, 0, 0)
-PAIR (v210_i420_n, 1, 1, 0)
-PAIR (uyvp_nv12_t, 0, 0, 1)
-PAIR (uyvp_nv12_n, 0, 1, 1)
-PAIR (v210_nv12_t, 1, 0, 1)
-PAIR (v210_nv12_n, 1, 1, 1)
-
-const VmiConvKernels FN (vmi_conv_kernels) = {
-  .uyvy = {{uyvp_uyvy_t, uyvp_uyvy_n}, {v210_uyvy_t, v210_uyvy_n}},
-  .y42b = {{uyvp_y42b_t, uyvp_y42b_n}, {v210_y42b_t, v210_y42b_n}},
-  .i420 = {{uyvp_i420_t, uyvp_i420_n}, {v210_i420_t, v210_i420_n}},
-  .nv12 = {{uyvp_nv12_t, uyvp_nv12_n}, {v210_nv12_t, v210_nv12_n}},
-};
+VMI_CONV_KERNELS_DEFINE (FN (vmi_conv_kernels))

@@ -3,23 +3,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "vmi-epoch.h"
+#include "vmi-pacer.h"
 
 #define NS_PER_S G_GUINT64_CONSTANT (1000000000)
 
 /* Frame counts since 1970 reach ~2^37 at 60 Hz, and k * d * 1e9 or
  * k * d * 297 MHz * 1001 does not fit 64 bits: the products are 128-bit. */
 typedef unsigned __int128 u128;
-
-static guint64
-gcd64 (guint64 a, guint64 b)
-{
-  while (b) {
-    guint64 t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 gboolean
 vmi_epoch_init (VmiEpoch * ep, gint fps_n, gint fps_d)
@@ -28,7 +18,7 @@ vmi_epoch_init (VmiEpoch * ep, gint fps_n, gint fps_d)
 
   if (ep == NULL || fps_n <= 0 || fps_d <= 0)
     return FALSE;
-  g = gcd64 ((guint64) fps_n, (guint64) fps_d);
+  g = vmi_pace_gcd ((guint64) fps_n, (guint64) fps_d);
   ep->fps_n = (guint64) fps_n / g;
   ep->fps_d = (guint64) fps_d / g;
   return TRUE;

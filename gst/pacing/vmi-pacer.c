@@ -31,8 +31,8 @@ vmi_pace_error_string (VmiPaceError err)
   return "unknown error";
 }
 
-static guint64
-gcd64 (guint64 a, guint64 b)
+guint64
+vmi_pace_gcd (guint64 a, guint64 b)
 {
   while (b) {
     guint64 t = a % b;
@@ -124,7 +124,7 @@ vmi_pacer_init_free_running (VmiPacer * p, guint32 n_min, guint32 n_max,
     err = VMI_PACE_ERR_INVALID;
     goto fail;
   }
-  g = gcd64 (tau_num, tau_den);
+  g = vmi_pace_gcd (tau_num, tau_den);
   p->num = tau_num / g;
   p->den = tau_den / g;
   if ((err = check_tau (p, p->num, p->den)))
@@ -189,7 +189,7 @@ update_tau (VmiPacer * p)
     return TRUE;
   }
   {
-    guint64 g = gcd64 (span, count);
+    guint64 g = vmi_pace_gcd (span, count);
     span /= g;
     count /= g;
   }

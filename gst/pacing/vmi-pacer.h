@@ -79,6 +79,9 @@ typedef struct
 
 const gchar *vmi_pace_error_string (VmiPaceError err);
 
+/* greatest common divisor (0 when both are 0) */
+guint64 vmi_pace_gcd (guint64 a, guint64 b);
+
 /* tau for a packet rate given as fps_num/fps_den frames/s of
  * packets_per_frame packets each, at line_rate bit/s:
  *   tau = (line_rate / 8) / (packets_per_frame * fps_num / fps_den)
