@@ -10,7 +10,7 @@
 # along, retargets and receives FRAMES frames. Needs root (ip netns) and a
 # build with NMOS (the registry is build/tests/nmos/nmos-registry).
 #
-# Usage: pipelines/nmos-facility.sh
+# Usage: pipelines/nmos-facility.sh [--help]
 # Environment (all optional):
 #   FRAMES=50         frames the receiver must receive after the connection
 #   GROUP=239.26.0.1  PORT=5004
@@ -18,6 +18,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 FRAMES=${FRAMES:-50}

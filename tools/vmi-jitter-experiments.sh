@@ -15,6 +15,9 @@
 # vmi_gst_env; VMI_JITTER=build/tools/vmi-jitter). Writes OUTDIR/NAME.json
 # and OUTDIR/jitter-NAME.png per experiment and prints a Markdown table.
 set -eu
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 out=${1:?usage: $0 OUTDIR [ITERATIONS] [SECONDS]}
 iters=${2:-1000000}
 secs=${3:-5}

@@ -31,6 +31,7 @@ ELEM=$B/bench/dpdk/bench-element
 TAG=vmibench-$$
 BENCH_CLEANUP="rm -rf /var/run/dpdk/$TAG-*"
 . "$HERE/../net/common.sh"
+vmi_help "$@"
 bench_tmp vmi-dpdk-bench
 
 # the core every measured thread runs on; testpmd's main lcore (it only

@@ -9,6 +9,8 @@
 # Usage: rx-bench.sh [seconds per run, default 4] [rounds, default 3]
 #                    [core, default 1] [sources, default 1] [shared-engine]
 set -u
+. "$(dirname "$0")/../../scripts/env.sh"
+vmi_help "$@"
 B=${VMI_BUILD:-$(dirname "$0")/../../build}
 S=${1:-4}
 R=${2:-3}

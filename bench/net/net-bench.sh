@@ -17,6 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 DRAIN_PID=""
 BENCH_CLEANUP='[ -n "$DRAIN_PID" ] && kill "$DRAIN_PID" 2>/dev/null || true'
 . "$HERE/common.sh"
+vmi_help "$@"
 bench_tmp vmi-net-bench
 
 FRAMES=${FRAMES:-150}

@@ -8,6 +8,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
+vmi_help "$@"
 bench_tmp vmi-net-pacing
 
 FRAMES=${FRAMES:-90}

@@ -12,6 +12,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
+vmi_help "$@"
 bench_tmp vmi-seamless-bench
 
 FRAMES=${FRAMES:-150}

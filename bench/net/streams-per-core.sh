@@ -23,6 +23,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
+vmi_help "$@"
 bench_tmp vmi-streams
 
 FRAMES=${FRAMES:-300}

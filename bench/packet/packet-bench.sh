@@ -17,6 +17,7 @@ fi
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../scripts/env.sh"
+vmi_help "$@"
 vmi_gst_env
 
 FRAMES=${FRAMES:-150}
