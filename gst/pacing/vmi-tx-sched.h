@@ -1,0 +1,117 @@
+/* gst-vmi: the schedule of a shared transmit thread (pure C, GLib types)
+ *
+ * Several streams, each paced on its own frame period, are sent by one
+ * thread. Each stream's current frame is cut in runs of datagrams as a
+ * stream of its own would be (software pacing: one run per `batch_ns` of
+ * the frame period, run k due at start + period * first / n, so the
+ * datagrams stay evenly spread over the period; no pacing: runs of
+ * `unpaced_batch` datagrams, all due at the frame's start). The schedule
+ * merges the streams' deadlines: vmi_tx_sched_peek() names the run due
+ * first of all streams (earliest deadline first, the lower stream id on a
+ * tie), the caller sends it when due and says with vmi_tx_sched_sent() how
+ * many datagrams left and when.
+ *
+ * Lateness: a run that leaves more than a twentieth of its stream's frame
+ * period after its deadline (5 %, the tolerance the software-pacing tests
+ * hold a stream's packet interval to) is late, and so is the frame it
+ * belongs to; without pacing only a frame's first run has a deadline to
+ * keep. The counters are per stream.
+ *
+ * Time is whatever the caller counts in (ns of CLOCK_MONOTONIC in the
+ * engine, a simulated clock in the tests): nothing here reads a clock,
+ * allocates or locks.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __VMI_TX_SCHED_H__
+#define __VMI_TX_SCHED_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* streams one schedule serves (ids 0 .. MAX - 1) */
+#define VMI_TX_SCHED_MAX_STREAMS 64
+/* a run later than period / LATE_DIV is late */
+#define VMI_TX_SCHED_LATE_DIV 20
+
+typedef struct
+{
+  guint id;                     /* stream */
+  guint first, count;           /* datagrams [first, first + count) */
+  gint64 deadline;              /* when the run is due */
+} VmiTxRun;
+
+typedef struct
+{
+  guint64 frames;               /* frames whose last datagram left */
+  guint64 frames_late;          /* of those, with a late run */
+  guint64 runs, runs_late;
+  gint64 late_max;              /* the latest run's lateness (0: none) */
+  guint64 datagrams;
+} VmiTxSchedStats;
+
+typedef struct
+{
+  /* the frame being sent (active) */
+  gboolean active, paced, frame_late;
+  gint64 start;
+  guint64 period;
+  guint n, next, batch;
+  gint64 due;                   /* deadline of datagram next's run */
+  gint64 late_ns;
+  VmiTxSchedStats stats;
+} VmiTxSchedStream;
+
+/* Caller-allocated; fields are private. */
+typedef struct
+{
+  guint64 batch_ns;
+  guint unpaced_batch;
+  VmiTxSchedStream streams[VMI_TX_SCHED_MAX_STREAMS];
+  /* min-heap of the active streams by (due, id) */
+  guint heap[VMI_TX_SCHED_MAX_STREAMS];
+  gint pos[VMI_TX_SCHED_MAX_STREAMS];   /* index in heap, -1: not there */
+  guint n_heap;
+} VmiTxSched;
+
+/* @batch_ns: wire time per paced run (> 0); @unpaced_batch: datagrams per
+ * run without pacing (> 0) */
+void vmi_tx_sched_init (VmiTxSched * s, guint64 batch_ns,
+    guint unpaced_batch);
+
+/* Stream @id starts a frame of @n datagrams at @start, spread over
+ * @period (> 0) when @paced. A frame still being sent is abandoned (not
+ * counted). FALSE (nothing changed) on a bad argument. */
+gboolean vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
+    guint64 period, guint n, gboolean paced);
+
+/* Stream @id's frame is abandoned (a flush, the stream leaving); its
+ * counters stay. */
+void vmi_tx_sched_cancel (VmiTxSched * s, guint id);
+
+/* Is stream @id sending a frame? */
+static inline gboolean
+vmi_tx_sched_busy (const VmiTxSched * s, guint id)
+{
+  return id < VMI_TX_SCHED_MAX_STREAMS && s->streams[id].active;
+}
+
+/* The run due first, FALSE when no stream has a frame. */
+gboolean vmi_tx_sched_peek (const VmiTxSched * s, VmiTxRun * run);
+
+/* @sent datagrams (<= the run's count) of stream @id's run from
+ * vmi_tx_sched_peek() left at @now. The rest of the run stays due (a full
+ * queue). TRUE when that was the frame's last datagram: the stream is idle
+ * until its next begin_frame. */
+gboolean vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent,
+    gint64 now);
+
+/* Stream @id's counters; reset_stats clears them (a stream joining anew) */
+void vmi_tx_sched_get_stats (const VmiTxSched * s, guint id,
+    VmiTxSchedStats * stats);
+void vmi_tx_sched_reset_stats (VmiTxSched * s, guint id);
+
+G_END_DECLS
+
+#endif /* __VMI_TX_SCHED_H__ */

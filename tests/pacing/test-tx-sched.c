@@ -1,0 +1,517 @@
+/* gst-vmi: unit tests of the shared transmit schedule (gst/pacing/vmi-tx-sched.h)
+ *
+ * A simulated sender drives the schedule: it waits for each run's deadline
+ * (a jump of the simulated clock), sends it, and spends a fixed time per
+ * datagram. Checked exactly: the order of runs across 2 to 8 streams of
+ * different rates and phases, each stream's runs on its own pacing
+ * instants, datagram and frame counts, streams joining and leaving, short
+ * sends, lateness, and the heap against a linear scan.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib.h>
+
+#include "vmi-tx-sched.h"
+
+#define BATCH_NS 100000
+#define UNPACED 64
+
+/* 1080p59.94: 4497 datagrams per 1001/60 ms */
+#define P5994 G_GUINT64_CONSTANT (16683333)
+#define N1080 4497
+
+typedef struct
+{
+  guint id, first, count;
+  gint64 deadline, at;
+} Sent;
+
+/* Runs the schedule until @until (or until idle), @cost ns per datagram,
+ * appending what left to @log (may be NULL). Returns the clock. */
+static gint64
+drive (VmiTxSched * s, gint64 now, gint64 until, gint64 cost, GArray * log)
+{
+  VmiTxRun r;
+
+  while (vmi_tx_sched_peek (s, &r)) {
+    Sent e;
+
+    if (r.deadline > now)
+      now = r.deadline;
+    if (now >= until)
+      break;
+    e.id = r.id;
+    e.first = r.first;
+    e.count = r.count;
+    e.deadline = r.deadline;
+    e.at = now;
+    if (log)
+      g_array_append_val (log, e);
+    vmi_tx_sched_sent (s, r.id, r.count, now);
+    now += cost * r.count;
+  }
+  return now;
+}
+
+static void
+test_args (void)
+{
+  VmiTxSched s;
+  VmiTxRun r;
+  VmiTxSchedStats st;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_false (vmi_tx_sched_peek (&s, &r));
+  g_assert_false (vmi_tx_sched_begin_frame (&s, VMI_TX_SCHED_MAX_STREAMS, 0,
+          P5994, N1080, TRUE));
+  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 0, TRUE));
+  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, 0, N1080, TRUE));
+  g_assert_false (vmi_tx_sched_peek (&s, &r));
+  /* no pacing needs no period */
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 5, 0, 100, FALSE));
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 0);
+  g_assert_cmpuint (r.first, ==, 0);
+  g_assert_cmpuint (r.count, ==, UNPACED);
+  g_assert_cmpint (r.deadline, ==, 5);
+  /* not a stream with a frame: ignored */
+  g_assert_false (vmi_tx_sched_sent (&s, 1, 10, 0));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, 0, 0));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, UNPACED, 5));
+  g_assert_true (vmi_tx_sched_sent (&s, 0, 36, 5));
+  g_assert_false (vmi_tx_sched_busy (&s, 0));
+  g_assert_false (vmi_tx_sched_peek (&s, &r));
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.datagrams, ==, 100);
+  g_assert_cmpuint (st.runs, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+}
+
+/* One 1080p59.94 stream alone: runs of 26 datagrams (4497 x 100 us /
+ * 16.68 ms), each leaving on its pacing instant start + period * first / n */
+static void
+test_one_stream_even (void)
+{
+  VmiTxSched s;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  VmiTxSchedStats st;
+  guint i, total = 0;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 3, 1000, P5994, N1080, TRUE));
+  drive (&s, 0, G_MAXINT64, 0, log);
+  /* 4497 / 26 = 172 runs and a 25th... 172 * 26 = 4472, +25 */
+  g_assert_cmpuint (log->len, ==, 173);
+  for (i = 0; i < log->len; i++) {
+    Sent *e = &g_array_index (log, Sent, i);
+
+    g_assert_cmpuint (e->id, ==, 3);
+    g_assert_cmpuint (e->first, ==, i * 26);
+    g_assert_cmpuint (e->count, ==, i < 172 ? 26 : 25);
+    g_assert_cmpint (e->deadline, ==, 1000 + (gint64) (P5994 * i * 26 /
+            N1080));
+    g_assert_cmpint (e->at, ==, e->deadline);
+    total += e->count;
+  }
+  g_assert_cmpuint (total, ==, N1080);
+  vmi_tx_sched_get_stats (&s, 3, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs, ==, 173);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  g_assert_cmpint (st.late_max, ==, 0);
+  g_assert_cmpuint (st.datagrams, ==, N1080);
+  g_array_free (log, TRUE);
+}
+
+typedef struct
+{
+  guint n;                      /* datagrams per frame */
+  guint64 period;               /* ns */
+  gint64 phase;                 /* first frame's start */
+} Stream;
+
+/* 2 to 8 streams of different formats and phases, each sending frames
+ * back to back for @frames frames; zero cost: every run leaves exactly on
+ * its instant, runs in deadline order (id order on ties), every stream's
+ * datagrams counted exactly. */
+static void
+run_streams (const Stream * sd, guint n_streams, guint frames, gint64 cost,
+    GArray * log, VmiTxSched * s)
+{
+  guint done[VMI_TX_SCHED_MAX_STREAMS] = { 0 };
+  gint64 now = 0;
+  guint i, live = n_streams;
+  VmiTxRun r;
+
+  vmi_tx_sched_init (s, BATCH_NS, UNPACED);
+  for (i = 0; i < n_streams; i++)
+    g_assert_true (vmi_tx_sched_begin_frame (s, i, sd[i].phase,
+            sd[i].period, sd[i].n, TRUE));
+  while (live && vmi_tx_sched_peek (s, &r)) {
+    Sent e = { r.id, r.first, r.count, r.deadline, MAX (now, r.deadline) };
+
+    now = e.at;
+    g_array_append_val (log, e);
+    if (vmi_tx_sched_sent (s, r.id, r.count, now)) {
+      /* the next frame of that stream, one period after the last */
+      if (++done[r.id] < frames)
+        g_assert_true (vmi_tx_sched_begin_frame (s, r.id, sd[r.id].phase +
+                (gint64) (sd[r.id].period * done[r.id]), sd[r.id].period,
+                sd[r.id].n, TRUE));
+      else
+        live--;
+    }
+    now += cost * r.count;
+  }
+}
+
+static const Stream eight[] = {
+  {N1080, P5994, 0},            /* 1080p59.94 */
+  {N1080, P5994, 2085417},      /* an eighth of a frame later */
+  {N1080, 20000000, 333},       /* 1080p50 */
+  {4497 / 2 + 1, 33366667, 7},  /* 1080i29.97's rate, half the datagrams */
+  {2247, 16683333, 4170833},    /* 720p59.94 */
+  {2247, 20000000, 9999999},    /* 720p50 */
+  {N1080, 16666667, 12345678},  /* 1080p60 */
+  {1, 40000000, 5},             /* one datagram a frame */
+};
+
+static void
+check_interleave (guint n_streams)
+{
+  VmiTxSched s;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  guint64 counted[8] = { 0 };
+  guint next[8] = { 0 }, frame[8] = { 0 };
+  guint i;
+  const guint frames = 3;
+
+  run_streams (eight, n_streams, frames, 0, log, &s);
+  for (i = 0; i < log->len; i++) {
+    Sent *e = &g_array_index (log, Sent, i);
+    const Stream *sd = &eight[e->id];
+    guint batch = MAX (1, (guint) ((guint64) sd->n * BATCH_NS / sd->period));
+
+    g_assert_cmpuint (e->id, <, n_streams);
+    /* each stream's runs in order, on its own instants */
+    g_assert_cmpuint (e->first, ==, next[e->id]);
+    g_assert_cmpuint (e->count, ==, MIN (batch, sd->n - e->first));
+    g_assert_cmpint (e->deadline, ==, sd->phase + (gint64) (sd->period *
+            frame[e->id]) + (gint64) (sd->period * e->first / sd->n));
+    g_assert_cmpint (e->at, ==, e->deadline);
+    /* merged: earliest deadline first, lower id on a tie */
+    if (i > 0) {
+      Sent *p = &g_array_index (log, Sent, i - 1);
+      g_assert_true (p->deadline < e->deadline || (p->deadline ==
+              e->deadline && (p->id < e->id || p->id == e->id)));
+    }
+    counted[e->id] += e->count;
+    next[e->id] += e->count;
+    if (next[e->id] == sd->n) {
+      next[e->id] = 0;
+      frame[e->id]++;
+    }
+  }
+  for (i = 0; i < n_streams; i++) {
+    VmiTxSchedStats st;
+
+    vmi_tx_sched_get_stats (&s, i, &st);
+    g_assert_cmpuint (counted[i], ==, (guint64) frames * eight[i].n);
+    g_assert_cmpuint (st.datagrams, ==, (guint64) frames * eight[i].n);
+    g_assert_cmpuint (st.frames, ==, frames);
+    g_assert_cmpuint (st.frames_late, ==, 0);
+    g_assert_cmpuint (st.runs_late, ==, 0);
+    g_assert_cmpuint (frame[i], ==, frames);
+  }
+  g_array_free (log, TRUE);
+}
+
+static void
+test_interleave (void)
+{
+  guint n;
+
+  for (n = 2; n <= 8; n++)
+    check_interleave (n);
+}
+
+/* Two streams on the same instants: the lower id first, every time */
+static void
+test_tie (void)
+{
+  VmiTxSched s;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  guint i;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 9, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 4, 0, P5994, N1080, TRUE));
+  drive (&s, 0, G_MAXINT64, 0, log);
+  g_assert_cmpuint (log->len, ==, 2 * 173);
+  for (i = 0; i < log->len; i++)
+    g_assert_cmpuint (g_array_index (log, Sent, i).id, ==, i % 2 ? 9 : 4);
+  g_array_free (log, TRUE);
+}
+
+/* 8 x 1080p59.94 (2.156 M datagrams/s) at 200 ns a datagram (43 % of the
+ * thread): every run leaves within its 5 % (834 us), nothing late; at
+ * 400 ns (86 %) still; at 500 ns (108 %) the streams fall behind and are
+ * counted late. */
+static void
+test_load (void)
+{
+  Stream same[8];
+  VmiTxSched s;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  guint i, k;
+  const gint64 costs[] = { 200, 400, 500 };
+
+  for (i = 0; i < 8; i++) {
+    same[i].n = N1080;
+    same[i].period = P5994;
+    same[i].phase = (gint64) (P5994 * i / 8);
+  }
+  for (k = 0; k < G_N_ELEMENTS (costs); k++) {
+    guint64 late = 0, frames = 0;
+
+    g_array_set_size (log, 0);
+    run_streams (same, 8, 20, costs[k], log, &s);
+    for (i = 0; i < 8; i++) {
+      VmiTxSchedStats st;
+
+      vmi_tx_sched_get_stats (&s, i, &st);
+      g_assert_cmpuint (st.datagrams, ==, 20 * N1080);
+      frames += st.frames;
+      late += st.frames_late;
+      if (costs[k] < 500)
+        g_assert_cmpint (st.late_max, <=, (gint64) P5994 / 20);
+    }
+    g_assert_cmpuint (frames, ==, 8 * 20);
+    if (costs[k] < 500)
+      g_assert_cmpuint (late, ==, 0);
+    else
+      g_assert_cmpuint (late, >, 0);
+  }
+  g_array_free (log, TRUE);
+}
+
+/* Lateness, exactly: one stream of 4 datagrams over 400 ns, one a run
+ * (batch 100 ns), sent at 150 ns a datagram: the runs leave 0, 50, 100,
+ * 150 ns behind their instants; late beyond 400 / 20 = 20 ns. */
+static void
+test_lateness_exact (void)
+{
+  VmiTxSched s;
+  VmiTxSchedStats st;
+
+  vmi_tx_sched_init (&s, 100, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 4, TRUE));
+  g_assert_cmpint (drive (&s, 0, G_MAXINT64, 150, NULL), ==, 600);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 1);
+  g_assert_cmpuint (st.runs, ==, 4);
+  g_assert_cmpuint (st.runs_late, ==, 3);
+  g_assert_cmpint (st.late_max, ==, 150);
+  /* 20 ns late is in time, 21 is not */
+  vmi_tx_sched_reset_stats (&s, 0);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 2, TRUE));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, 1, 20));
+  g_assert_true (vmi_tx_sched_sent (&s, 0, 1, 200 + 21));
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 1);
+  g_assert_cmpuint (st.runs, ==, 2);
+  g_assert_cmpuint (st.runs_late, ==, 1);
+  g_assert_cmpint (st.late_max, ==, 21);
+  /* without pacing only the first run has a deadline */
+  vmi_tx_sched_reset_stats (&s, 0);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 1000, 400, 200, FALSE));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 1000));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 9000));
+  g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 19000));
+  g_assert_true (vmi_tx_sched_sent (&s, 0, 8, 29000));
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs, ==, 1);
+  g_assert_cmpuint (st.datagrams, ==, 200);
+}
+
+/* A full queue: the rest of a run keeps its deadline and comes next, its
+ * lateness counted once, by its first datagram */
+static void
+test_short_send (void)
+{
+  VmiTxSched s;
+  VmiTxRun r;
+  VmiTxSchedStats st;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 2, 50000, P5994, N1080,
+          TRUE));
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 1);
+  g_assert_cmpuint (r.count, ==, 26);
+  g_assert_false (vmi_tx_sched_sent (&s, 1, 10, 0));
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 1);
+  g_assert_cmpuint (r.first, ==, 10);
+  g_assert_cmpuint (r.count, ==, 16);
+  g_assert_cmpint (r.deadline, ==, 0);
+  /* the rest leaves 90 us later: not a late run of its own */
+  g_assert_false (vmi_tx_sched_sent (&s, 1, 16, 90000));
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.runs, ==, 1);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  g_assert_cmpuint (st.datagrams, ==, 26);
+  /* stream 2 (due at 50 us) before stream 1's second run (at 92.8 us) */
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 2);
+  g_assert_cmpint (r.deadline, ==, 50000);
+  g_assert_false (vmi_tx_sched_sent (&s, 2, 26, 90000));
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 1);
+  g_assert_cmpuint (r.first, ==, 26);
+  g_assert_cmpint (r.deadline, ==, (gint64) (P5994 * 26 / N1080));
+}
+
+/* Streams joining and leaving: a stream that begins mid-run is merged
+ * from its first instant on, one cancelled mid-frame never shows again,
+ * and neither changes when the others' runs leave. */
+static void
+test_join_leave (void)
+{
+  VmiTxSched s, ref;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent)), *rlog =
+      g_array_new (FALSE, FALSE, sizeof (Sent));
+  VmiTxSchedStats st;
+  gint64 now;
+  guint i, j, left = 0, stream1 = 0, stream5 = 0;
+
+  /* the reference: stream 0 alone */
+  vmi_tx_sched_init (&ref, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&ref, 0, 0, P5994, N1080, TRUE));
+  drive (&ref, 0, G_MAXINT64, 0, rlog);
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 1000, P5994, N1080, TRUE));
+  now = drive (&s, 0, 5000000, 0, log);
+  /* stream 5 joins at 5 ms with a frame starting then */
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 5, now, P5994, 2247, TRUE));
+  now = drive (&s, now, 10000000, 0, log);
+  /* stream 1 leaves at 10 ms, mid-frame */
+  g_assert_true (vmi_tx_sched_busy (&s, 1));
+  vmi_tx_sched_cancel (&s, 1);
+  g_assert_false (vmi_tx_sched_busy (&s, 1));
+  left = log->len;
+  drive (&s, now, G_MAXINT64, 0, log);
+
+  /* stream 0's runs are the reference's, on the same instants */
+  for (i = 0, j = 0; i < log->len; i++) {
+    Sent *e = &g_array_index (log, Sent, i);
+
+    if (e->id == 0) {
+      Sent *r = &g_array_index (rlog, Sent, j++);
+      g_assert_cmpuint (e->first, ==, r->first);
+      g_assert_cmpuint (e->count, ==, r->count);
+      g_assert_cmpint (e->at, ==, r->at);
+    } else if (e->id == 1) {
+      g_assert_cmpuint (i, <, left);
+      stream1 += e->count;
+    } else {
+      g_assert_cmpuint (e->id, ==, 5);
+      g_assert_cmpint (e->deadline, >=, 5000000);
+      g_assert_cmpint (e->at, ==, e->deadline);
+      stream5 += e->count;
+    }
+  }
+  g_assert_cmpuint (j, ==, rlog->len);
+  g_assert_cmpuint (stream5, ==, 2247);
+  /* stream 1 sent the runs due before 10 ms: 104 runs of 26 (the 104th
+   * is due at 1000 + 16683333 * 2678 / 4497 = 9936060 ns) */
+  g_assert_cmpuint (stream1, ==, (G_GUINT64_CONSTANT (9998999) * N1080 /
+          P5994 / 26 + 1) * 26);
+  g_assert_cmpuint (stream1, ==, 2704);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames, ==, 0);
+  g_assert_cmpuint (st.datagrams, ==, stream1);
+  vmi_tx_sched_get_stats (&s, 5, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  vmi_tx_sched_reset_stats (&s, 1);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.datagrams, ==, 0);
+  /* begin_frame on a busy stream restarts it */
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 7, P5994, 100, TRUE));
+  g_assert_cmpuint (s.n_heap, ==, 1);
+  g_array_free (log, TRUE);
+  g_array_free (rlog, TRUE);
+}
+
+/* The heap against a linear scan, 64 streams, random begins, cancels and
+ * sends */
+static void
+test_heap_random (void)
+{
+  VmiTxSched s;
+  GRand *rand = g_rand_new_with_seed (29);
+  guint step;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  for (step = 0; step < 200000; step++) {
+    guint op = g_rand_int_range (rand, 0, 10);
+    guint id = g_rand_int_range (rand, 0, VMI_TX_SCHED_MAX_STREAMS);
+    VmiTxRun r;
+    gint best = -1;
+    gint64 best_due = 0;
+    guint i;
+
+    if (op < 3) {
+      g_assert_true (vmi_tx_sched_begin_frame (&s, id,
+              g_rand_int_range (rand, 0, 1000000), 1000000 +
+              g_rand_int_range (rand, 0, 1000), 1 + g_rand_int_range (rand, 0,
+                  500), g_rand_boolean (rand)));
+    } else if (op == 3) {
+      vmi_tx_sched_cancel (&s, id);
+    } else if (vmi_tx_sched_peek (&s, &r)) {
+      vmi_tx_sched_sent (&s, r.id, 1 + g_rand_int_range (rand, 0, r.count),
+          r.deadline + g_rand_int_range (rand, 0, 100000));
+    }
+    for (i = 0; i < VMI_TX_SCHED_MAX_STREAMS; i++) {
+      const VmiTxSchedStream *st = &s.streams[i];
+      if (st->active && (best < 0 || st->due < best_due)) {
+        best = i;
+        best_due = st->due;
+      }
+    }
+    if (best < 0) {
+      g_assert_false (vmi_tx_sched_peek (&s, &r));
+    } else {
+      g_assert_true (vmi_tx_sched_peek (&s, &r));
+      g_assert_cmpuint (r.id, ==, best);
+      g_assert_cmpint (r.deadline, ==, best_due);
+    }
+  }
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/tx-sched/args", test_args);
+  g_test_add_func ("/tx-sched/one-stream-even", test_one_stream_even);
+  g_test_add_func ("/tx-sched/interleave", test_interleave);
+  g_test_add_func ("/tx-sched/tie", test_tie);
+  g_test_add_func ("/tx-sched/load", test_load);
+  g_test_add_func ("/tx-sched/lateness-exact", test_lateness_exact);
+  g_test_add_func ("/tx-sched/short-send", test_short_send);
+  g_test_add_func ("/tx-sched/join-leave", test_join_leave);
+  g_test_add_func ("/tx-sched/heap-random", test_heap_random);
+  return g_test_run ();
+}
