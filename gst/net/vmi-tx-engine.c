@@ -148,6 +148,11 @@ struct _VmiTxEngine
   guint8 *ring;
   RingSlice slices[RING_SLICES];
   guint64 next_open, next_close;        /* stream slice indices */
+  /* under lock: threads waiting for a slice to come back. A release
+   * signals only then: the NIC frees some 95 slices per 1080p frame, and
+   * a broadcast is a futex call that also wakes the element's thread
+   * waiting for a free slot (a context switch each on a shared core) */
+  guint slice_waiters;
   VmiEpoch ep;
   gint ref_bits;                /* atomic: HBRMT R */
   guint64 tau_num, tau_den;     /* nominal tau (PA) */
@@ -239,7 +244,8 @@ ring_slice_release (VmiTxFrame * f, gpointer user_data)
 
   g_mutex_lock (&e->lock);
   rs->busy = FALSE;
-  g_cond_broadcast (&e->cond);
+  if (e->slice_waiters)
+    g_cond_broadcast (&e->cond);
   g_mutex_unlock (&e->lock);
 }
 
@@ -309,6 +315,7 @@ wait_idle_locked (VmiTxEngine * e)
   guint i;
   gboolean busy;
 
+  e->slice_waiters++;
   for (;;) {
     busy = e->busy || !g_queue_is_empty (&e->queue);
     for (i = 0; i < N_SLOTS; i++)
@@ -320,6 +327,7 @@ wait_idle_locked (VmiTxEngine * e)
       break;
     g_cond_wait (&e->cond, &e->lock);
   }
+  e->slice_waiters--;
 }
 
 static void
@@ -837,8 +845,10 @@ ring_open_until (VmiTxEngine * e, gint gen, guint64 end)
         g_mutex_unlock (&e->lock);
         return FALSE;
       }
+      e->slice_waiters++;
       g_cond_wait_until (&e->cond, &e->lock, g_get_monotonic_time () +
           SLICE_WAIT_US);
+      e->slice_waiters--;
     }
     rs->busy = TRUE;
     g_mutex_unlock (&e->lock);
