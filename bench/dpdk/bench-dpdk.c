@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 #include "st2022/st2022.h"
 #include "bench-cpu.h"
 

@@ -15,9 +15,9 @@
 
 #include <string.h>
 
-#include "net/gstst2022common.h"
-#include "net/gstst2022sink.h"
-#include "net/gstst2022src.h"
+#include "st2022-elements/gstst2022common.h"
+#include "st2022-elements/gstst2022sink.h"
+#include "st2022-elements/gstst2022src.h"
 
 #ifdef HAVE_NMOS
 #include "st2022-sdp.h"

@@ -18,7 +18,7 @@
 
 #include <gst/gst.h>
 
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 
 G_BEGIN_DECLS
 

@@ -17,7 +17,7 @@
 #include <sys/timex.h>
 #include <gst/net/gstptpclock.h>
 
-#include "vmi-tx-engine.h"
+#include "transport/vmi-tx-engine.h"
 
 GST_DEBUG_CATEGORY_STATIC (st2022clock_debug);
 #define GST_CAT_DEFAULT st2022clock_debug

@@ -17,7 +17,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 #include "st2022/st2022.h"
 
 G_BEGIN_DECLS

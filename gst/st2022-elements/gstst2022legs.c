@@ -12,7 +12,7 @@
 #endif
 
 #include "gstst2022legs.h"
-#include "vmi-transport-dual.h"
+#include "transport/vmi-transport-dual.h"
 #include "st2022/st2022-seamless.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_st2022_legs_debug);

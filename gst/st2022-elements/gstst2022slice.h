@@ -17,7 +17,7 @@
 #include <gst/video/video.h>
 
 #include "st2022/st2022.h"
-#include "vmi-tx-engine.h"
+#include "transport/vmi-tx-engine.h"
 
 G_BEGIN_DECLS
 

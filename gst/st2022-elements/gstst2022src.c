@@ -111,11 +111,11 @@
 
 #include "gstst2022src.h"
 #include "gstvmicapsdiag.h"
-#include "net/vmi-rawnet.h"
+#include "transport/vmi-rawnet.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
 #include "gstst2022legs.h"
-#include "vmi-rx-engine.h"
+#include "transport/vmi-rx-engine.h"
 #include "gstst2022sdp.h"
 #include "gstst2022clock.h"
 #include "gstst2022uri.h"

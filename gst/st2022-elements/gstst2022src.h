@@ -13,7 +13,7 @@
 #include <gst/gst.h>
 #include <gst/base/gstpushsrc.h>
 
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 
 G_BEGIN_DECLS
 

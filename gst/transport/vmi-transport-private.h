@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 
 extern const VmiTransportClass vmi_transport_socket_class;
 extern const VmiTransportClass vmi_transport_packet_class;
-/* ext-dpdk/vmi-transport-dpdk.c, when HAVE_DPDK */
+/* gst/transport/dpdk/vmi-transport-dpdk.c, when HAVE_DPDK */
 extern const VmiTransportClass vmi_transport_dpdk_class;
 
 G_END_DECLS

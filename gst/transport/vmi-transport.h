@@ -60,7 +60,7 @@ typedef enum
   VMI_TRANSPORT_CAP_BUSY_POLL = 1 << 3,
   /* RECEIVE opened with VmiTransportConfig.demux: takes any number of
    * streams (add_stream/remove_stream) and names each datagram's stream
-   * in VmiRxSlot.stream (a shared receive engine, gst/net/vmi-rx-engine.h) */
+   * in VmiRxSlot.stream (a shared receive engine, gst/transport/vmi-rx-engine.h) */
   VMI_TRANSPORT_CAP_DEMUX = 1 << 4,
 } VmiTransportCaps;
 

@@ -33,7 +33,7 @@
 
 #include <glib.h>
 
-#include "net/vmi-transport.h"
+#include "vmi-transport.h"
 #include "st2022/st2022.h"
 
 G_BEGIN_DECLS

@@ -5,7 +5,7 @@
 # examples/README.md every fenced block tagged sh, and every untagged block
 # whose first line starts with a command (gst-launch-1.0, scripts/...,
 # vmi-pace, ...); a usage synopsis ("[--option ...]") is not a command. In
-# gst/** and ext-dpdk/** every element doc block's example launch lines
+# gst/** every element doc block's example launch lines
 # ("|[ ... ]|"; one without a caption runs together with the next, as the
 # vmisink/vmisrc pair "and in another process").
 #
@@ -250,8 +250,6 @@ def markdown_blocks(root, rel):
 def source_blocks(root):
     out = []
     files = sorted(glob.glob(os.path.join(root, "gst", "**", "*.c"),
-                             recursive=True) +
-                   glob.glob(os.path.join(root, "ext-dpdk", "**", "*.c"),
                              recursive=True))
     for path in files:
         with open(path, encoding="utf-8", errors="replace") as f:

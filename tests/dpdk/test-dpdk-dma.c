@@ -1,5 +1,5 @@
 /* gst-vmi tests: frame memory registered for DMA when the DPDK transport
- * runs (gst/pool/vmi-dma.h, hooks installed by ext-dpdk/vmi-dpdk-context.c),
+ * runs (gst/pool/vmi-dma.h, hooks installed by gst/transport/dpdk/vmi-dpdk-context.c),
  * with real pipelines on a net_pcap virtual device:
  *  - before DPDK runs nothing is registered; once it does, every frame the
  *    vmi pool hands st2022sink's upstream and every raster the sink sends

@@ -6,7 +6,7 @@
  * (Check forks each test case). */
 
 #include "dpdk-common.h"
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 
 #include <string.h>
 

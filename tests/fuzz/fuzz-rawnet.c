@@ -1,5 +1,5 @@
 /* gst-vmi: libFuzzer target for the raw-network receive parser
- * (gst/net/vmi-rawnet.c), which sorts every Ethernet frame the packet and
+ * (gst/transport/vmi-rawnet.c), which sorts every Ethernet frame the packet and
  * dpdk transports receive.
  *
  * Copyright (C) 2026 gst-vmi contributors

@@ -1,4 +1,4 @@
-/* gst-vmi: libFuzzer target for st2022:// URIs (gst/net/gstst2022uri.c)
+/* gst-vmi: libFuzzer target for st2022:// URIs (gst/st2022-elements/gstst2022uri.c)
  *
  * Copyright (C) 2026 gst-vmi contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <gst/gst.h>
 
-#include "../../gst/net/gstst2022uri.h"
+#include "../../gst/st2022-elements/gstst2022uri.h"
 
 typedef enum
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../gst/net/gstst2022meta.h"
+#include "../../gst/st2022-elements/gstst2022meta.h"
 
 guint16
 net_test_port (void)

@@ -14,7 +14,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
-#include "../../gst/net/gstst2022meta.h"
+#include "../../gst/st2022-elements/gstst2022meta.h"
 
 typedef struct
 {

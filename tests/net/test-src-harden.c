@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../gst/net/gstst2022meta.h"
+#include "../../gst/st2022-elements/gstst2022meta.h"
 
 #define N_PICS 4
 /* The sending thread of a loaded test machine can stall inside a frame;

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
-#include "../../gst/net/gstst2022meta.h"
+#include "../../gst/st2022-elements/gstst2022meta.h"
 
 typedef struct
 {

@@ -15,7 +15,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
-#include "net/gstst2022meta.h"
+#include "st2022-elements/gstst2022meta.h"
 #include "nmos-registry.h"
 #include "vmi-nmos.h"
 

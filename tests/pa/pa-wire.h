@@ -16,7 +16,7 @@
 #define __PA_WIRE_H__
 
 #include <glib.h>
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 #include "st2022/st2022.h"
 #include "st2022-ref.h"
 

@@ -31,7 +31,7 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "net/vmi-tx-engine.h"
+#include "transport/vmi-tx-engine.h"
 #include "vmi-pacer.h"
 #include "vmi-timing.h"
 #include "pa-wire.h"

@@ -1,6 +1,6 @@
 /* gst-vmi tests: a veth pair between two network namespaces for the packet
  * transport, and an Ethernet/IPv4/UDP writer of the tests' own (written
- * from RFC 791/768, sharing no code with gst/net/vmi-rawnet.c). */
+ * from RFC 791/768, sharing no code with gst/transport/vmi-rawnet.c). */
 
 #ifndef __PACKET_COMMON_H__
 #define __PACKET_COMMON_H__

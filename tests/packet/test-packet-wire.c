@@ -13,7 +13,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
-#include "../../gst/net/gstst2022meta.h"
+#include "../../gst/st2022-elements/gstst2022meta.h"
 
 #define GROUP "239.77.1.2"
 

@@ -1,4 +1,4 @@
-/* gst-vmi: unit tests of the raw-network core (gst/net/vmi-rawnet.[ch]).
+/* gst-vmi: unit tests of the raw-network core (gst/transport/vmi-rawnet.[ch]).
  *
  * The expected frames below were written byte by byte from the RFCs
  * (Ethernet II, RFC 791, 768, 826, 1112, 2113, 3376) by a separate

@@ -1,12 +1,12 @@
 /* gst-vmi tests: the demultiplexing table of a shared receive engine
- * (gst/net/vmi-rx-demux.h), pure C: exact lookups, the any-address
+ * (gst/transport/vmi-rx-demux.h), pure C: exact lookups, the any-address
  * fallback, duplicates refused, removal that keeps the other streams'
  * probe chains, a full table. */
 
 #include <glib.h>
 #include <arpa/inet.h>
 
-#include "net/vmi-rx-demux.h"
+#include "transport/vmi-rx-demux.h"
 
 static guint32
 ip (const gchar * s)

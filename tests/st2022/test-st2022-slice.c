@@ -1,6 +1,6 @@
 /* gst-vmi: unit tests of the sliced raster writer (St2022RasterCursor),
  * the packetizer's ring mode and the double-mapped ring
- * (gst/net/vmi-tx-ring.h): byte for byte what the whole-raster writer and
+ * (gst/transport/vmi-tx-ring.h): byte for byte what the whole-raster writer and
  * the flat packetizer give, whatever the cuts, the ring size and origin.
  *
  * Copyright (C) 2026 gst-vmi contributors

@@ -30,7 +30,7 @@
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 
-#include "net/vmi-transport.h"
+#include "transport/vmi-transport.h"
 
 G_BEGIN_DECLS
 

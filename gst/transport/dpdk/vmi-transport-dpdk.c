@@ -30,10 +30,10 @@
 #endif
 
 #include "vmi-dpdk.h"
-#include "net/vmi-transport-private.h"
-#include "net/vmi-rawnet.h"
-#include "net/vmi-rx-demux.h"
-#include "net/vmi-rx-engine.h"
+#include "transport/vmi-transport-private.h"
+#include "transport/vmi-rawnet.h"
+#include "transport/vmi-rx-demux.h"
+#include "transport/vmi-rx-engine.h"
 #include "pacing/vmi-gap-frame.h"
 #include "pool/vmi-dma.h"
 
