@@ -44,7 +44,7 @@ ROOT = os.environ.get("VMI_SOURCE_ROOT",
 ELEMENTS = ("st2022sink", "st2022src", "vmi10to8", "vmisink", "vmisrc")
 # top-level directories whose paths docs may name
 TREE = ("gst/", "tests/", "scripts/", "pipelines/", "tools/", "docs/",
-        "bench/", "examples/", "ext-dpdk/")
+        "bench/", "examples/")
 problems = []
 
 
@@ -153,7 +153,7 @@ def source_strings():
     conversions turned into breaks (NUL)."""
     out = []
     files = []
-    for d in ("gst", "ext-dpdk", "tools"):
+    for d in ("gst", "tools"):
         files += glob.glob(os.path.join(ROOT, d, "**", "*.[ch]"),
                            recursive=True)
     lit = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -304,7 +304,7 @@ def check_outside_notes():
     """Nothing points at the design notes kept outside the repository."""
     name = "DESIGN" + ".md"
     pat = re.compile(r"\bDESIGN(\.md)?\s*§|\b" + re.escape(name))
-    for d in ("README.md", "docs", "tests", "gst", "ext-dpdk", "tools",
+    for d in ("README.md", "docs", "tests", "gst", "tools",
               "scripts", "pipelines", "examples", "bench"):
         full = os.path.join(ROOT, d)
         files = [full] if os.path.isfile(full) else \
@@ -322,6 +322,72 @@ def check_outside_notes():
                                 "point into docs/ instead")
             except UnicodeDecodeError:
                 continue
+
+
+CORES = ("st2022", "anc", "pacing", "sdp", "convert", "pool", "nmos")
+
+
+def layer(rel):
+    """The layer of a file under gst/ (docs/design.md, "Source layout"):
+    0 a pure-C core, 1 a transport, 2 GStreamer code (elements, glue)."""
+    parts = rel.split("/")
+    if parts[1] == "transport":
+        return 1
+    if parts[1] in CORES and not parts[-1].startswith("gst"):
+        return 0
+    return 2
+
+
+def check_layers():
+    """docs/design.md's dependency rule: no file includes a header of a
+    layer above its own, nothing outside gst/transport/dpdk includes
+    rte_*.h, and no folder holds more than a quarter of gst/'s lines."""
+    files = [os.path.relpath(f, ROOT) for f in
+             glob.glob(os.path.join(ROOT, "gst", "**", "*.[ch]"),
+                       recursive=True)]
+    where = {}
+    for rel in files:
+        where.setdefault(os.path.basename(rel), []).append(rel)
+    lines = {}
+    inc = re.compile(r'^#\s*include\s+([<"])([^">]+)[">]', re.M)
+    for rel in files:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            src = f.read()
+        parts = rel.split("/")
+        folder = "/".join(parts[1:3]) if parts[1:3] == ["transport", "dpdk"] \
+            else (parts[1] if len(parts) > 2 else "gst")
+        lines[folder] = lines.get(folder, 0) + src.count("\n")
+        for kind, name in inc.findall(src):
+            if kind == "<":
+                if layer(rel) < 2 and name.startswith("gst/"):
+                    problems.append(f"{rel}: a core or transport includes "
+                                    f"<{name}>")
+                if name.startswith("rte_") and folder != "transport/dpdk":
+                    problems.append(f"{rel}: includes <{name}> outside "
+                                    "gst/transport/dpdk")
+                continue
+            targets = where.get(os.path.basename(name), [])
+            if len(targets) != 1:
+                continue
+            target = targets[0]
+            # the one edge upward, named in docs/design.md: the elements
+            # start and stop the NMOS node through its glue
+            if target == "gst/nmos/gstst2022nmos.h" and \
+                    rel.startswith("gst/st2022-elements/"):
+                continue
+            if layer(target) > layer(rel) or (
+                    target.startswith("gst/st2022-elements/") and
+                    not rel.startswith(("gst/st2022-elements/",
+                                        "gst/nmos/gstst2022nmos."))):
+                problems.append(f"{rel}: includes {name} ({target}), a "
+                                "layer above it (docs/design.md, "
+                                "\"Source layout\")")
+    total = sum(lines.values())
+    for folder, n in sorted(lines.items()):
+        if 4 * n > total:
+            problems.append(f"gst/{folder}: {n} of gst/'s {total} lines, "
+                            "more than a quarter (docs/design.md, "
+                            "\"Source layout\")")
 
 
 def main():
@@ -342,6 +408,7 @@ def main():
         check_properties(props)
     check_formats()
     check_outside_notes()
+    check_layers()
     for p in problems:
         print(p)
     if problems:
