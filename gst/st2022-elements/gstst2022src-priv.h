@@ -211,6 +211,20 @@ struct _GstSt2022Src
   guint64 signal_lost_count, signal_restored_count;
 };
 
+/* gstst2022srcstats.c: the `stats` structure (object lock held); the
+ * depacketizer's, the lock's and the transport's counters folded into ours
+ * (receive thread); `st2022-stats` posted; the probe that posts it just
+ * before EOS; a frame's duration; the QoS message of a frame not pushed
+ * (@arrival: pipeline clock time, or NONE) */
+GstStructure *gst_st2022_src_stats_structure_unlocked (GstSt2022Src * self);
+void gst_st2022_src_update_stats (GstSt2022Src * self);
+void gst_st2022_src_post_stats (GstSt2022Src * self);
+GstPadProbeReturn gst_st2022_src_eos_probe (GstPad * pad,
+    GstPadProbeInfo * info, gpointer user_data);
+GstClockTime gst_st2022_src_frame_duration (const St2022Format * fmt);
+void gst_st2022_src_post_qos (GstSt2022Src * self, const St2022Format * fmt,
+    GstClockTime arrival);
+
 G_END_DECLS
 
 #endif /* __GST_ST2022_SRC_PRIV_H__ */
