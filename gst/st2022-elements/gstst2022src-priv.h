@@ -211,6 +211,14 @@ struct _GstSt2022Src
   guint64 signal_lost_count, signal_restored_count;
 };
 
+/* gstst2022srcprops.c: every property of the element, installed on
+ * @gobject_class; set/get (object lock taken) */
+void gst_st2022_src_install_properties (GObjectClass * gobject_class);
+void gst_st2022_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+void gst_st2022_src_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+
 /* gstst2022srcstats.c: the `stats` structure (object lock held); the
  * depacketizer's, the lock's and the transport's counters folded into ours
  * (receive thread); `st2022-stats` posted; the probe that posts it just
