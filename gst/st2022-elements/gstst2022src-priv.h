@@ -219,6 +219,14 @@ void gst_st2022_src_set_property (GObject * object, guint prop_id,
 void gst_st2022_src_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 
+/* gstst2022srcrx.c: the receive thread (g_thread_new data: the element);
+ * joining the shared engine @name with the stream @cfg describes (FALSE:
+ * error posted) */
+gpointer gst_st2022_src_rx_thread (gpointer data);
+gboolean gst_st2022_src_join_engine (GstSt2022Src * self,
+    GstSt2022Transport kind, const gchar * name, VmiTransportConfig * cfg,
+    gint cpu, guint mbufs);
+
 /* gstst2022srcstats.c: the `stats` structure (object lock held); the
  * depacketizer's, the lock's and the transport's counters folded into ours
  * (receive thread); `st2022-stats` posted; the probe that posts it just
