@@ -211,6 +211,18 @@ struct _GstSt2022Src
   guint64 signal_lost_count, signal_restored_count;
 };
 
+/* gstst2022src.c: GstPushSrc's class, for chaining up from the helpers */
+GstBaseSrcClass *gst_st2022_src_parent_base_class (void);
+
+/* gstst2022srccaps.c: GstBaseSrc's caps, allocation and query vfuncs */
+GstCaps *gst_st2022_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter);
+gboolean gst_st2022_src_negotiate (GstBaseSrc * bsrc);
+GstCaps *gst_st2022_src_fixate (GstBaseSrc * bsrc, GstCaps * caps);
+gboolean gst_st2022_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps);
+gboolean gst_st2022_src_decide_allocation (GstBaseSrc * bsrc,
+    GstQuery * query);
+gboolean gst_st2022_src_query (GstBaseSrc * bsrc, GstQuery * query);
+
 /* gstst2022srcprops.c: every property of the element, installed on
  * @gobject_class; set/get (object lock taken) */
 void gst_st2022_src_install_properties (GObjectClass * gobject_class);
