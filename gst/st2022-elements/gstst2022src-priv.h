@@ -7,9 +7,12 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The instance of st2022src, shared by its element glue (gstst2022src.c)
- * and the helpers beside it (gstst2022src*.c), each one concern of the
- * element. Not installed. */
+/* The instance of st2022src, shared by its element glue (gstst2022src.c:
+ * class, start/stop, the depacketizer's frame callbacks, create) and the
+ * helpers beside it, one concern each: properties (gstst2022srcprops.c),
+ * statistics (gstst2022srcstats.c), the receive thread
+ * (gstst2022srcrx.c), caps and allocation (gstst2022srccaps.c). Not
+ * installed. */
 
 #ifndef __GST_ST2022_SRC_PRIV_H__
 #define __GST_ST2022_SRC_PRIV_H__
