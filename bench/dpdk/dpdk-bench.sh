@@ -134,7 +134,8 @@ echo "        (min / median / max of $R rounds; load now $(load))"
 FRAMES=${FRAMES:-600}
 WARM=60
 element () {
-  # $1 label, $2 pipeline; appends "fps datagrams_per_frame caps" to $TMP/$1
+  # $1 label, $2 pipeline; appends "fps datagrams_per_frame caps" to
+  # $TMP/$1 and the process's context switches per frame to $TMP/$1.csw
   local out
   out=$(taskset -c "$CPU" "$ELEM" "$WARM" "$2" 2>"$TMP/err") \
     || { echo "dpdk-bench: $1 failed:" >&2; tail -5 "$TMP/err" >&2; exit 1; }
@@ -144,6 +145,7 @@ element () {
   fr=$(echo "$out" | sed 's/.*stats=//' | field frames)
   caps=$(echo "$out" | sed -e 's/^caps=//' -e 's/ frames=.*//')
   echo "$fps $((pk / fr)) $caps" >>"$TMP/$1"
+  echo "$out" | field switches_per_frame >>"$TMP/$1.csw"
 }
 for r in $(seq "$R"); do
   for f in "1080p59.94 $C5994" "1080p50 $C50"; do
@@ -158,7 +160,7 @@ for f in "1080p59.94 59.94" "1080p50 50"; do
     rate=$(awk '{ print $1 }' "$TMP/$side-$1" | mmm)
     spc=$(awk -v r="$2" '{ printf "%.1f\n", $1 / r }' "$TMP/$side-$1" | mmm)
     mdg=$(awk '{ printf "%.2f\n", $1 * $2 / 1e6 }' "$TMP/$side-$1" | mmm)
-    echo "element $side $1: $rate frames/CPU-s = $mdg M datagrams/CPU-s = $spc streams per core ($(head -1 "$TMP/$side-$1" | cut -d' ' -f2) datagrams/frame; caps $(head -1 "$TMP/$side-$1" | cut -d' ' -f3-))"
+    echo "element $side $1: $rate frames/CPU-s = $mdg M datagrams/CPU-s = $spc streams per core, $(mmm <"$TMP/$side-$1.csw") context switches/frame ($(head -1 "$TMP/$side-$1" | cut -d' ' -f2) datagrams/frame; caps $(head -1 "$TMP/$side-$1" | cut -d' ' -f3-))"
   done
 done
 echo "        (whole process CPU between frame $WARM and frame $FRAMES, min / median / max of $R runs; load now $(load))"
