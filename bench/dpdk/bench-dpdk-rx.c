@@ -1,18 +1,25 @@
 /* gst-vmi benchmark: datagrams per CPU-second of the whole st2022src
- * element on DPDK, fed by a net_pcap infinite_rx replay (the source is the
- * PMD's own memory: it is never the bottleneck).
+ * element on DPDK, fed by a net_pcap infinite_rx replay or by the
+ * generator of rx-gen.c on a net_ring port (rx-bench.sh).
  *
- *   bench-dpdk-rx <pcap> <seconds> <eal-args> [sources] [shared-engine]
+ *   bench-dpdk-rx <source> <seconds> <eal-args> [sources] [shared-engine]
  *
- * Runs `st2022src transport=dpdk ! fakesink` (one per source, each on
- * 239.1.2.<1+i>:5004; with a shared-engine name they share one receive
- * thread), lets it settle for one second, then counts the datagrams the
- * elements took (their `packets` statistic) and the CPU time of the
- * receive threads (/proc/self/task/<tid>/stat: utime + stime of every
- * thread named st2022src-rx or vmi-rx-*) over <seconds>. Prints one line:
+ * <source>: a pcap file (replayed by net_pcap infinite_rx, each stream on
+ * 239.1.2.<1+i>:5004), or `gen` (one stream to 10.0.0.2:5004 on
+ * net_ring0, whose generator <eal-args> load with -d).
+ *
+ * Runs `st2022src transport=dpdk ! fakesink` (one per source; with a
+ * shared-engine name they share one receive thread), lets it settle for
+ * one second, then counts the datagrams the elements took (their
+ * `packets` statistic) and the CPU time of the receive threads
+ * (/proc/self/task/<tid>/stat: utime + stime of every thread named
+ * st2022src-rx or vmi-rx-*) over <seconds>. Prints one line:
  *
  *   rx-element packets=<n> cpu_s=<t> mdgps_per_cpu_s=<r> streams_1080p5994=<s>
- *     caps=<negotiated caps of the first source>
+ *     frames=<f> lost=<l> caps=<negotiated caps of the first source>
+ *
+ * frames and lost (the `frames` and `packets-lost` statistics over the
+ * same interval) show the elements reassembled whole frames.
  *
  * Not a test: timings on a shared machine are noise; bench/dpdk/rx-bench.sh
  * alternates it with dpdk-testpmd rxonly on the same replay and core. */
@@ -65,7 +72,7 @@ rx_threads_cpu (void)
 }
 
 static guint64
-packets (GstElement ** srcs, guint n)
+stat_sum (GstElement ** srcs, guint n, const gchar * field)
 {
   guint64 sum = 0, v;
   guint i;
@@ -74,7 +81,7 @@ packets (GstElement ** srcs, guint n)
     GstStructure *s = NULL;
 
     g_object_get (srcs[i], "stats", &s, NULL);
-    if (s && gst_structure_get_uint64 (s, "packets", &v))
+    if (s && gst_structure_get_uint64 (s, field, &v))
       sum += v;
     if (s)
       gst_structure_free (s);
@@ -92,26 +99,35 @@ main (int argc, char **argv)
   GstMessage *msg;
   guint n, i;
   gdouble secs, cpu0, cpu1;
-  guint64 p0, p1;
+  guint64 p0, p1, f0, f1, l0, l1;
+  gboolean gen;
   GstPad *pad;
   GstCaps *caps;
   gchar *caps_s;
 
   gst_init (&argc, &argv);
   if (argc < 4) {
-    g_printerr ("usage: %s <pcap> <seconds> <eal-args> [sources] "
+    g_printerr ("usage: %s <pcap|gen> <seconds> <eal-args> [sources] "
         "[shared-engine]\n", argv[0]);
     return 2;
   }
   secs = g_ascii_strtod (argv[2], NULL);
   n = argc > 4 ? atoi (argv[4]) : 1;
   n = CLAMP (n, 1, G_N_ELEMENTS (srcs));
+  gen = g_strcmp0 (argv[1], "gen") == 0;
   for (i = 0; i < n; i++) {
+    gchar *addr = gen ? g_strdup ("10.0.0.2") :
+        g_strdup_printf ("239.1.2.%u", 1 + i);
+    gchar *vdev = gen ? g_strdup ("net_ring0") :
+        g_strdup_printf ("net_pcap0,rx_pcap=%s,infinite_rx=1", argv[1]);
+
     g_string_append_printf (desc, "st2022src name=s%u transport=dpdk "
-        "address=239.1.2.%u port=5004 stats-interval=0 dpdk-eal-args=\"%s "
-        "--vdev net_pcap0,rx_pcap=%s,infinite_rx=1\" %s%s ! "
-        "fakesink name=f%u sync=false ", i, 1 + i, argv[3], argv[1],
-        argc > 5 ? "shared-engine=" : "", argc > 5 ? argv[5] : "", i);
+        "address=%s port=5004 stats-interval=0 dpdk-eal-args=\"%s "
+        "--vdev %s\" %s%s ! fakesink name=f%u sync=false ", i, addr,
+        argv[3], vdev, argc > 5 ? "shared-engine=" : "",
+        argc > 5 ? argv[5] : "", i);
+    g_free (addr);
+    g_free (vdev);
   }
   pipeline = gst_parse_launch (desc->str, &err);
   if (pipeline == NULL) {
@@ -139,19 +155,25 @@ main (int argc, char **argv)
   gst_message_unref (msg);
   g_usleep (G_USEC_PER_SEC);
 
-  p0 = packets (srcs, n);
+  p0 = stat_sum (srcs, n, "packets");
+  f0 = stat_sum (srcs, n, "frames");
+  l0 = stat_sum (srcs, n, "packets-lost");
   cpu0 = rx_threads_cpu ();
   g_usleep ((gulong) (secs * G_USEC_PER_SEC));
-  p1 = packets (srcs, n);
   cpu1 = rx_threads_cpu ();
+  p1 = stat_sum (srcs, n, "packets");
+  f1 = stat_sum (srcs, n, "frames");
+  l1 = stat_sum (srcs, n, "packets-lost");
 
   pad = gst_element_get_static_pad (srcs[0], "src");
   caps = gst_pad_get_current_caps (pad);
   caps_s = caps ? gst_caps_to_string (caps) : g_strdup ("none");
   printf ("rx-element sources=%u packets=%" G_GUINT64_FORMAT " cpu_s=%.2f "
-      "mdgps_per_cpu_s=%.3f streams_1080p5994=%.1f caps=%s\n", n, p1 - p0,
-      cpu1 - cpu0, (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / 1e6,
-      (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / DGRAMS_PER_S_1080P5994, caps_s);
+      "mdgps_per_cpu_s=%.3f streams_1080p5994=%.1f frames=%" G_GUINT64_FORMAT
+      " lost=%" G_GUINT64_FORMAT " caps=%s\n", n, p1 - p0, cpu1 - cpu0,
+      (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / 1e6,
+      (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / DGRAMS_PER_S_1080P5994, f1 - f0,
+      l1 - l0, caps_s);
   fflush (stdout);
   g_free (caps_s);
   if (caps)

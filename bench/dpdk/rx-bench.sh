@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
 # Receive on DPDK, like for like (docs/benchmarks.md "DPDK receive, whole
 # element"): the whole st2022src element (bench-dpdk-rx) against
-# dpdk-testpmd rxonly, both fed by the same net_pcap infinite_rx replay of
-# one 1080p59.94 frame (4497 datagrams, written by st2022sink), both with
-# their polling thread on the same core, alternated <rounds> times.
+# dpdk-testpmd rxonly, both fed by the same source, both with their
+# polling thread on the same core, alternated <rounds> times.
+# Sources (VMI_RX_SOURCE):
+#   gen   (default with one source, no shared engine) the generator of
+#         rx-gen.c, loaded into both processes with the EAL's -d: a thread
+#         on the other core puts a continuous 1080p59.94 stream on a
+#         net_ring port, each datagram an mbuf built once (the receiver
+#         pays a ring dequeue and a reference drop, not a copy). Each
+#         line says how often the generator found the ring nearly empty
+#         (source_low: a receiver that may have polled in vain, which
+#         counts as its CPU time)
+#   pcap  (default otherwise) a net_pcap infinite_rx replay of one frame
+#         per stream (net_pcap copies every datagram into a fresh mbuf in
+#         the receiver's thread: about 260 ns, the bottleneck)
+# The frame is written by st2022sink (4497 datagrams).
 # Rate = datagrams / CPU time of the polling thread (/proc/<pid>/task/<tid>
 # utime + stime), so time the shared core gave to others does not count.
 # Usage: rx-bench.sh [seconds per run, default 4] [rounds, default 3]
@@ -18,6 +30,11 @@ CPU=${3:-1}
 N=${4:-1}
 ENG=${5:-}
 OTHER=$(( CPU == 0 ? 1 : 0 ))
+SRC=${VMI_RX_SOURCE:-$( [ "$N" = 1 ] && [ -z "$ENG" ] && echo gen || echo pcap)}
+GEN=$B/tests/dpdk/libvmi-rxgen.so
+if [ "$SRC" = gen ] && { [ "$N" != 1 ] || [ -n "$ENG" ]; }; then
+  echo "rx-bench: the generator source carries one stream (VMI_RX_SOURCE=pcap for more)"; exit 2
+fi
 EAL="--no-huge --no-pci -m 1024 --log-level=lib.eal:warning --log-level=pmd.net.pcap:error"
 tag=vmirxb-$$
 dir=$(mktemp -d /tmp/vmi-rxbench-XXXXXX)
@@ -28,10 +45,14 @@ HZ=$(getconf CLK_TCK)
 
 # one frame of each of N streams (239.1.2.<1+i>), interleaved datagram by
 # datagram when N > 1 (what a switch merging N senders gives)
+# (the generator's stream goes to a unicast address: the receiver then
+# sends nothing on net_ring's single-producer ring, no IGMP)
 for i in $(seq 1 "$N"); do
+  if [ "$SRC" = gen ]; then dst="10.0.0.2 destination-mac=02:00:00:00:00:02"
+  else dst=239.1.2.$i; fi
   gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! \
     video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
-    st2022sink transport=dpdk host=239.1.2.$i port=5004 bind-address=10.0.0.1 \
+    st2022sink transport=dpdk host=$dst port=5004 bind-address=10.0.0.1 \
     dpdk-eal-args="$EAL -l $CPU --file-prefix $tag-w$i --vdev net_pcap0,tx_pcap=$dir/s$i.pcap" \
     > /dev/null 2>&1 || { echo "cannot write the replay"; exit 1; }
 done
@@ -58,6 +79,19 @@ else
 fi
 PCAP=$dir/replay.pcap
 MBUFS=$(( N * 4497 + 8192 ))
+if [ "$SRC" = gen ]; then
+  VDEV="-d $GEN --vdev net_ring0"
+  export VMI_RXGEN_PCAP=$PCAP VMI_RXGEN_CPU=$OTHER
+else
+  VDEV="--vdev net_pcap0,rx_pcap=$PCAP,infinite_rx=1"
+fi
+
+# the generator's count of bursts that found the ring nearly empty, as a
+# percentage of its bursts (file $1)
+source_low() {
+  [ "$SRC" = gen ] || return 0
+  awk -F'[ =]' '{ printf " source_low=%.2f%%", ($2 > 0 ? 100 * $6 * 32 / $2 : 100) }' "$1" 2>/dev/null
+}
 
 thread_ticks() { # pid name -> utime+stime ticks of that thread
   for t in /proc/$1/task/*; do
@@ -70,7 +104,7 @@ testpmd_run() {
   local fifo=$dir/in out=$dir/tp.out pid c0 c1 p0 p1
   rm -f "$fifo"; mkfifo "$fifo"
   stdbuf -oL taskset -c $OTHER,$CPU dpdk-testpmd $EAL -l $OTHER,$CPU --main-lcore $OTHER \
-    --file-prefix $tag-t$1 --vdev net_pcap0,rx_pcap=$PCAP,infinite_rx=1 -- -i \
+    --file-prefix $tag-t$1 $VDEV -- -i \
     --forward-mode=rxonly --nb-cores=1 --total-num-mbufs=$MBUFS --burst=64 \
     < "$fifo" > "$out" 2>&1 &
   pid=$!
@@ -95,17 +129,22 @@ testpmd_run() {
   wait $pid 2>/dev/null
   awk -v p="$((p1 - p0))" -v c="$((c1 - c0))" -v hz="$HZ" 'BEGIN {
     cpu = c / hz; r = cpu > 0 ? p / cpu / 1e6 : 0
-    printf "testpmd-rxonly packets=%d cpu_s=%.2f mdgps_per_cpu_s=%.3f\n", p, cpu, r }'
+    printf "testpmd-rxonly packets=%d cpu_s=%.2f mdgps_per_cpu_s=%.3f", p, cpu, r }'
+  source_low "$dir/gen.stats"; echo
 }
 
 echo "== rx-bench: $S s x $R rounds, core $CPU, $N source(s)${ENG:+ on shared-engine=$ENG}, $(nproc) CPUs, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "replay: $(( N * 4497 )) datagrams (one 1080p59.94 frame per stream), $PCAP"
+echo "source: $SRC, $(( N * 4497 )) datagrams (one 1080p59.94 frame per stream), $PCAP"
 ratios=()
 for r in $(seq 1 "$R"); do
-  ours=$(taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" "$PCAP" "$S" \
-      "$EAL -l $CPU --file-prefix $tag-o$r" "$N" $ENG 2>/dev/null | grep '^rx-element')
-  echo "$ours"
-  tp=$(testpmd_run "$r")
+  rm -f "$dir/gen.stats"
+  ours=$(VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
+      "$([ "$SRC" = gen ] && echo gen || echo "$PCAP")" "$S" \
+      "$EAL -l $CPU --file-prefix $tag-o$r $([ "$SRC" = gen ] && echo "-d $GEN")" \
+      "$N" $ENG 2>/dev/null | grep '^rx-element')
+  echo "$ours$(source_low "$dir/gen.stats")"
+  rm -f "$dir/gen.stats"
+  tp=$(VMI_RXGEN_STATS=$dir/gen.stats testpmd_run "$r")
   echo "$tp"
   a=$(echo "$ours" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)
   b=$(echo "$tp" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)
