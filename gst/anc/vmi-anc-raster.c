@@ -572,13 +572,38 @@ vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx)
 }
 
 void
+vmi_anc_audio_rx_skip (VmiAncAudioRx * rx, guint64 samples)
+{
+  guint g;
+
+  for (g = 0; g < 4; g++) {
+    if (rx->last[g] >= 0)
+      rx->last[g] = (gint) ((rx->last[g] + samples) % 255);
+    /* ST 272 numbers packets of 3 or 4 samples: no count to run on by */
+    rx->sd_last[g] = -1;
+    rx->sd_tail_padded[g] = FALSE;
+  }
+}
+
+void
 vmi_anc_audio_rx_push_data (VmiAncAudioRx * rx, const VmiAncAudioData * a)
+{
+  vmi_anc_audio_rx_push_data_near (rx, a, -1);
+}
+
+void
+vmi_anc_audio_rx_push_data_near (VmiAncAudioRx * rx,
+    const VmiAncAudioData * a, gint near)
 {
   guint g = a->group & 3, pos = rx->n[g];
 
   /* a gap in the data block numbers is that many lost packets: their
-   * samples keep their place (as silence) */
-  if (a->dbn != 0 && rx->last[g] >= 0)
+   * samples keep their place (as silence); the clock phase tells the place
+   * also after more than 254 lost packets (a frame's head lost with the
+   * end of the one before) or without a packet before */
+  if (near >= 0 && (guint) near >= pos)
+    pos = near;
+  else if (a->dbn != 0 && rx->last[g] >= 0)
     pos += (a->dbn - 1 - rx->last[g] - 1 + 2 * 255) % 255;
   if (a->dbn != 0)
     rx->last[g] = a->dbn - 1;

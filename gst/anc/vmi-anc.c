@@ -463,6 +463,49 @@ vmi_anc_audio_sample_phase (const St2022Format * fmt, guint64 frame_index,
   return VMI_ANC_OK;
 }
 
+int
+vmi_anc_audio_sample_at (const St2022Format * fmt, guint64 frame_index,
+    guint line, guint clk, gboolean mpf)
+{
+  AudioGrid g;
+  guint n, lo, hi, mid, l, c, i;
+  guint64 t;
+
+  if (fmt == NULL || line < 1 || line > fmt->total_lines
+      || clk >= fmt->samples_per_line)
+    return -1;
+  n = vmi_anc_audio_frame_samples (fmt, frame_index);
+  audio_grid (fmt, frame_index, &g);
+  t = (guint64) (line - 1) * fmt->samples_per_line + (mpf ? 0 : clk);
+  /* the first sample whose instant is not before t */
+  lo = 0;
+  hi = n;
+  while (lo < hi) {
+    mid = lo + (hi - lo) / 2;
+    grid_phase (fmt, &g, frame_index, mid, &l, &c);
+    if ((guint64) (l - 1) * fmt->samples_per_line + c < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (!mpf) {
+    if (lo >= n)
+      return -1;
+    grid_phase (fmt, &g, frame_index, lo, &l, &c);
+    return l == line && c == clk ? (int) lo : -1;
+  }
+  /* MPF: carried on a later line than its instant's; a line holds fewer
+   * than 2 samples at every HD rate, so the clock word names it among the
+   * few before */
+  for (i = 0; i < 8 && lo > 0; i++) {
+    lo--;
+    grid_phase (fmt, &g, frame_index, lo, &l, &c);
+    if (c == clk)
+      return (int) lo;
+  }
+  return -1;
+}
+
 /* BCH(31,25) over each bit position of the bytes, generator
  * x^6 + x^5 + x^3 + x^2 + x + 1: a byte-wide Galois shift register */
 static void

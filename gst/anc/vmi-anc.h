@@ -184,6 +184,12 @@ guint vmi_anc_audio_sequence_length (const St2022Format * fmt);
  * See docs/ancillary.md for the grid's phase. */
 int vmi_anc_audio_sample_phase (const St2022Format * fmt,
     guint64 frame_index, guint k, guint * line, guint * clk);
+/* The inverse: the sample (0-based) of frame @frame_index whose packet
+ * says @line and clock phase @clk (@mpf: carried on a later line than its
+ * instant's), or -1 when no sample of the grid has that phase (a sender on
+ * another grid) */
+int vmi_anc_audio_sample_at (const St2022Format * fmt, guint64 frame_index,
+    guint line, guint clk, gboolean mpf);
 
 /**
  * VmiAncAudioData:
@@ -348,8 +354,17 @@ void vmi_anc_audio_rx_reset (VmiAncAudioRx * rx);
 /* Frames were skipped: the next data block numbers do not continue */
 void vmi_anc_audio_rx_discont (VmiAncAudioRx * rx);
 void vmi_anc_audio_rx_begin_frame (VmiAncAudioRx * rx);
+/* @samples samples of frames that never came were sent: the next data
+ * block numbers continue after them (ST 272's start over) */
+void vmi_anc_audio_rx_skip (VmiAncAudioRx * rx, guint64 samples);
 void vmi_anc_audio_rx_push_data (VmiAncAudioRx * rx,
     const VmiAncAudioData * a);
+/* The same for a packet whose position in its frame @near is known from
+ * its clock phase word (vmi_anc_audio_sample_at(); -1: not known): it is
+ * put there, whatever the data block numbers say (they count modulo 255,
+ * and not across a stream's start) */
+void vmi_anc_audio_rx_push_data_near (VmiAncAudioRx * rx,
+    const VmiAncAudioData * a, gint near);
 void vmi_anc_audio_rx_push_control (VmiAncAudioRx * rx,
     const VmiAncAudioControl * c);
 /* Channels announced by the control packets (highest active channel) or,

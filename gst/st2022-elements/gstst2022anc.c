@@ -604,6 +604,7 @@ struct _GstSt2022AncRx
   const St2022Format *fmt;
   gboolean have_frcount;
   guint8 last_frcount;
+  gboolean lossy;               /* this frame lost datagrams */
   guint64 seq_index;            /* frame's place in the 1000/1001 sequence */
   guint64 frame_no;
   guint64 sample_pos;           /* samples the sender sent before this frame */
@@ -785,7 +786,11 @@ rx_packet (gpointer user_data, const VmiAncPacket * p)
   }
   if (p->did <= VMI_ANC_DID_AUDIO_G1 && p->did >= VMI_ANC_DID_AUDIO_G1 - 3) {
     if (vmi_anc_audio_data_parse (p, &a) == VMI_ANC_OK)
-      vmi_anc_audio_rx_push_data (rx->arx, &a);
+      /* a frame that lost datagrams may have lost the packets before
+       * this one: its clock phase word says where it goes */
+      vmi_anc_audio_rx_push_data_near (rx->arx, &a, rx->lossy ?
+          vmi_anc_audio_sample_at (rx->fmt, rx->seq_index, a.line, a.clk,
+              a.mpf) : -1);
     else
       rx->checksum_errors++;
     return;
@@ -868,16 +873,23 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
    * audio pad can fill them with silence */
   if (rx->have_frcount && info->frcount != (guint8) (rx->last_frcount + 1)) {
     guint8 k, missing = (guint8) (info->frcount - rx->last_frcount - 1);
+    guint64 skipped = 0;
 
-    vmi_anc_audio_rx_discont (rx->arx);
     /* a frame finished after its successor (its end came late) is no
-     * jump ahead: only a forward gap holds missing frames */
+     * jump ahead: only a forward gap holds missing frames, whose packets
+     * the data block numbers counted on (the sender's run on: the next
+     * frame's first packets, lost with them, keep their place) */
     if (missing < 128) {
       for (k = 0; k < missing; k++)
-        rx->sample_pos += vmi_anc_audio_frame_samples (fmt, rx->seq_index++);
+        skipped += vmi_anc_audio_frame_samples (fmt, rx->seq_index++);
+      rx->sample_pos += skipped;
       rx->frame_no += missing;
+      vmi_anc_audio_rx_skip (rx->arx, skipped);
+    } else {
+      vmi_anc_audio_rx_discont (rx->arx);
     }
   }
+  rx->lossy = !info->complete;
   rx->have_frcount = TRUE;
   rx->last_frcount = info->frcount;
 

@@ -459,6 +459,49 @@ GST_START_TEST (test_audio_clock_phase)
 
 GST_END_TEST;
 
+/* A packet's line and clock phase word name its sample (the receiver
+ * places the samples of a frame that lost its first datagrams by it): on
+ * its instant's line, and (MPF) on the next; a phase between samples, a
+ * line past the raster or a clock word past the line name none */
+GST_START_TEST (test_audio_sample_at)
+{
+  const char *names[] = { "720p50", "1080i59.94", "720p59.94", "1080p25",
+    "1080psf23.98"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    const St2022Format *f = st2022_format_from_name (names[i]);
+    guint64 frame;
+
+    fail_unless (f != NULL, "%s", names[i]);
+    for (frame = 0; frame < 5; frame++) {
+      guint n = vmi_anc_audio_frame_samples (f, frame), k, line, clk;
+
+      for (k = 0; k < n; k++) {
+        fail_unless_equals_int (vmi_anc_audio_sample_phase (f, frame, k,
+                &line, &clk), VMI_ANC_OK);
+        fail_unless_equals_int (vmi_anc_audio_sample_at (f, frame, line, clk,
+                FALSE), (int) k);
+        if (line < f->total_lines)
+          fail_unless_equals_int (vmi_anc_audio_sample_at (f, frame,
+                  line + 1, clk, TRUE), (int) k);
+        if (clk + 1 < f->samples_per_line)
+          fail_unless_equals_int (vmi_anc_audio_sample_at (f, frame, line,
+                  clk + 1, FALSE), -1);
+      }
+      fail_unless_equals_int (vmi_anc_audio_sample_at (f, frame,
+              f->total_lines + 1, 0, FALSE), -1);
+      fail_unless_equals_int (vmi_anc_audio_sample_at (f, frame, 1,
+              f->samples_per_line, FALSE), -1);
+    }
+  }
+  fail_unless_equals_int (vmi_anc_audio_sample_at (NULL, 0, 1, 0, FALSE),
+      -1);
+}
+
+GST_END_TEST;
+
 /* remainder of M(x) * x^6 / (x^6+x^5+x^3+x^2+x+1) for bit lane @k */
 static guint8
 ref_ecc_lane (const guint8 * bytes, guint n, guint k)
@@ -1578,6 +1621,7 @@ anc_suite (void)
   tcase_add_test (tc, test_cdp);
   tcase_add_test (tc, test_audio_distribution);
   tcase_add_test (tc, test_audio_clock_phase);
+  tcase_add_test (tc, test_audio_sample_at);
   tcase_add_test (tc, test_audio_phase_check);
   tcase_add_test (tc, test_audio_packet);
   tcase_add_test (tc, test_raster_place_and_crc);
