@@ -22,11 +22,8 @@
 #include "gstst2022src.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
-#include "gstst2022legs.h"
-#include "gstst2022sdp.h"
-#include "gstst2022clock.h"
+#include "gstst2022helpers.h"
 #include "transport/vmi-rx-engine.h"
-#include "nmos/gstst2022nmos.h"
 #include "st2022/st2022.h"
 #include "st2022/st2022-lock.h"
 
@@ -91,16 +88,11 @@ enum
   PROP_SHARED_ENGINE,
   PROP_RX_CPU,
   PROP_DPDK_RX_MBUFS,
-  /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
-  PROP_COMMON_FIRST,
-  /* sdp, sdp-file */
-  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
-  /* nmos, nmos-registry, nmos-node-port, nmos-label */
-  PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
-  /* secondary-*, seamless-window (ST 2022-7) */
-  PROP_LEGS_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
-  /* clock-source, ptp-domain, ptp-timeout */
-  PROP_CLOCK_FIRST = PROP_LEGS_FIRST + GST_ST2022_LEGS_N_PROPS,
+  /* the shared ones (gstst2022helpers.h): transport, iface, dpdk-eal-args,
+   * dpdk-port, stats-interval; sdp, sdp-file; nmos, nmos-registry,
+   * nmos-node-port, nmos-label; secondary-*, seamless-window (ST 2022-7);
+   * clock-source, ptp-domain, ptp-timeout */
+  PROP_HELPERS_FIRST,
 };
 
 typedef struct
@@ -136,6 +128,8 @@ struct _GstSt2022Src
   GstSt2022CommonSettings common;
   GstSt2022SdpSettings sdp;
   GstSt2022LegsSettings legs_settings;
+  /* the helpers' settings above, and nmos and timing below */
+  GstSt2022Helpers helpers;
 
   /* ST 2022-7: the second path and the merge (gstst2022legs.c); NULL with
    * one path. Freed at the next start: its counters outlive stop */

@@ -220,6 +220,11 @@ gst_st2022_src_init (GstSt2022Src * self)
       NULL);
   self->anc = gst_st2022_anc_rx_new (GST_ELEMENT (self));
   self->nmos = gst_st2022_nmos_new (GST_ELEMENT (self));
+  self->helpers.common = &self->common;
+  self->helpers.sdp = &self->sdp;
+  self->helpers.nmos = self->nmos;
+  self->helpers.legs = &self->legs_settings;
+  self->helpers.clock = &self->timing;
 }
 
 static void

@@ -195,11 +195,7 @@ gst_st2022_src_install_properties (GObjectClass * gobject_class)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  gst_st2022_common_install_properties (gobject_class, PROP_COMMON_FIRST);
-  gst_st2022_sdp_install_properties (gobject_class, PROP_SDP_FIRST, FALSE);
-  gst_st2022_nmos_install_properties (gobject_class, PROP_NMOS_FIRST);
-  gst_st2022_legs_install_properties (gobject_class, PROP_LEGS_FIRST, FALSE);
-  gst_st2022_clock_install_properties (gobject_class, PROP_CLOCK_FIRST,
+  gst_st2022_helpers_install_properties (gobject_class, PROP_HELPERS_FIRST,
       FALSE);
 }
 
@@ -255,14 +251,7 @@ gst_st2022_src_set_property (GObject * object, guint prop_id,
       self->dpdk_rx_mbufs = g_value_get_uint (value);
       break;
     default:
-      if (!gst_st2022_common_set_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value) && !gst_st2022_sdp_set_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value)
-          && !gst_st2022_nmos_set_property (self->nmos, PROP_NMOS_FIRST,
-              prop_id, value)
-          && !gst_st2022_legs_set_property (&self->legs_settings,
-              PROP_LEGS_FIRST, prop_id, value)
-          && !gst_st2022_clock_set_property (&self->timing, PROP_CLOCK_FIRST,
+      if (!gst_st2022_helpers_set_property (&self->helpers, PROP_HELPERS_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -322,14 +311,7 @@ gst_st2022_src_get_property (GObject * object, guint prop_id,
           gst_st2022_src_stats_structure_unlocked (self));
       break;
     default:
-      if (!gst_st2022_common_get_property (&self->common, PROP_COMMON_FIRST,
-              prop_id, value) && !gst_st2022_sdp_get_property (&self->sdp,
-              PROP_SDP_FIRST, prop_id, value)
-          && !gst_st2022_nmos_get_property (self->nmos, PROP_NMOS_FIRST,
-              prop_id, value)
-          && !gst_st2022_legs_get_property (&self->legs_settings,
-              PROP_LEGS_FIRST, prop_id, value)
-          && !gst_st2022_clock_get_property (&self->timing, PROP_CLOCK_FIRST,
+      if (!gst_st2022_helpers_get_property (&self->helpers, PROP_HELPERS_FIRST,
               prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
