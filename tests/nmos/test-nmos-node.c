@@ -664,6 +664,24 @@ typedef struct
   guint corrupted;
 } Frames;
 
+static void
+frames_init (Frames * f)
+{
+  g_mutex_init (&f->lock);
+  g_cond_init (&f->cond);
+  f->ssrc = g_array_new (FALSE, FALSE, sizeof (guint));
+  f->frcount = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+static void
+frames_clear (Frames * f)
+{
+  g_array_unref (f->ssrc);
+  g_array_unref (f->frcount);
+  g_mutex_clear (&f->lock);
+  g_cond_clear (&f->cond);
+}
+
 static GstPadProbeReturn
 count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
@@ -719,10 +737,7 @@ GST_START_TEST (test_retarget)
   JsonBuilder *jb;
   JsonGenerator *gen;
 
-  g_mutex_init (&f.lock);
-  g_cond_init (&f.cond);
-  f.ssrc = g_array_new (FALSE, FALSE, sizeof (guint));
-  f.frcount = g_array_new (FALSE, FALSE, sizeof (guint));
+  frames_init (&f);
 
   /* the receiver on an ephemeral port, sender A sending to it */
   rx = gst_pipeline_new ("rx");
@@ -875,10 +890,7 @@ GST_START_TEST (test_retarget)
   g_free (node_id);
   g_free (sender_b);
   g_free (receiver_id);
-  g_array_unref (f.ssrc);
-  g_array_unref (f.frcount);
-  g_mutex_clear (&f.lock);
-  g_cond_clear (&f.cond);
+  frames_clear (&f);
 }
 
 GST_END_TEST;
@@ -1089,10 +1101,7 @@ GST_START_TEST (test_two_legs_retarget)
   JsonObject *o;
   JsonArray *legs;
 
-  g_mutex_init (&f.lock);
-  g_cond_init (&f.cond);
-  f.ssrc = g_array_new (FALSE, FALSE, sizeof (guint));
-  f.frcount = g_array_new (FALSE, FALSE, sizeof (guint));
+  frames_init (&f);
 
   pipe = gst_pipeline_new ("rx2");
   src = gst_element_factory_make ("st2022src", "src");
@@ -1178,10 +1187,7 @@ GST_START_TEST (test_two_legs_retarget)
   g_free (req);
   g_free (node_id);
   g_free (receiver_id);
-  g_array_unref (f.ssrc);
-  g_array_unref (f.frcount);
-  g_mutex_clear (&f.lock);
-  g_cond_clear (&f.cond);
+  frames_clear (&f);
 }
 
 GST_END_TEST;
