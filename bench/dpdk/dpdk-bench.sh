@@ -14,7 +14,9 @@
 #            is never the bottleneck)
 #   whole elements: st2022sink transport=dpdk pacing=none on net_null,
 #            st2022src transport=dpdk on the replay, 1080p59.94 and
-#            1080p50, with the caps they negotiated and streams per core
+#            1080p50, with the caps they negotiated, streams per core and
+#            context switches per frame; the sink on pattern=smpte and, at
+#            1080p59.94, on pattern=smpte75 (send-legal: no reserved values)
 #
 # CPU: ours from getrusage (the thread, or the whole process for the
 # elements, between two frames); testpmd's from its forwarding thread's
@@ -147,16 +149,25 @@ element () {
   echo "$fps $((pk / fr)) $caps" >>"$TMP/$1"
   echo "$out" | field switches_per_frame >>"$TMP/$1.csw"
 }
+# send: pattern=smpte (a quarter of its rows hold the reserved value 0,
+# which the writer clips on its slower path) and, at 1080p59.94, also
+# "send-legal": pattern=smpte75, no reserved value, as real SDI video
+send_pipe () {
+  echo "videotestsrc num-buffers=1 pattern=$1 ! $2 ! imagefreeze num-buffers=$FRAMES ! $2 ! st2022sink name=count transport=dpdk host=239.1.2.3 port=5004 pacing=none sync=false stats-interval=0 dpdk-eal-args=\"$EAL -l $CPU $(prefix) --vdev net_null0\""
+}
 for r in $(seq "$R"); do
   for f in "1080p59.94 $C5994" "1080p50 $C50"; do
     set -- $f
-    element "send-$1" "videotestsrc num-buffers=1 pattern=smpte ! $2 ! imagefreeze num-buffers=$FRAMES ! $2 ! st2022sink name=count transport=dpdk host=239.1.2.3 port=5004 pacing=none sync=false stats-interval=0 dpdk-eal-args=\"$EAL -l $CPU $(prefix) --vdev net_null0\""
+    element "send-$1" "$(send_pipe smpte "$2")"
+    [ "$1" = 1080p50 ] || element "send-legal-$1" "$(send_pipe smpte75 "$2")"
     element "receive-$1" "st2022src transport=dpdk address=239.1.2.3 port=5004 num-buffers=$FRAMES stats-interval=0 dpdk-eal-args=\"$EAL -l $CPU $(prefix) --vdev net_pcap0,rx_pcap=$TMP/$1.pcap,infinite_rx=1\" ! fakesink name=count sync=false"
   done
 done
 for f in "1080p59.94 59.94" "1080p50 50"; do
   set -- $f
-  for side in send receive; do
+  sides="send send-legal receive"
+  [ "$1" = 1080p50 ] && sides="send receive"
+  for side in $sides; do
     rate=$(awk '{ print $1 }' "$TMP/$side-$1" | mmm)
     spc=$(awk -v r="$2" '{ printf "%.1f\n", $1 / r }' "$TMP/$side-$1" | mmm)
     mdg=$(awk '{ printf "%.2f\n", $1 * $2 / 1e6 }' "$TMP/$side-$1" | mmm)
