@@ -273,6 +273,15 @@ gst_st2022_transport_open (GstElement * element, GstSt2022Transport kind,
     const VmiTransportConfig * config, guint required_caps,
     const gchar * required_by)
 {
+  return gst_st2022_transport_try_open (element, kind, config, required_caps,
+      required_by, NULL);
+}
+
+VmiTransport *
+gst_st2022_transport_try_open (GstElement * element, GstSt2022Transport kind,
+    const VmiTransportConfig * config, guint required_caps,
+    const gchar * required_by, GError ** link_error)
+{
   const VmiTransportClass *klass;
   const gchar *name, *warning;
   VmiTransport *t;
@@ -333,7 +342,12 @@ lacks_caps:
   }
 open_failed:
   {
-    if (err->code == VMI_TRANSPORT_ERROR_ADDRESS)
+    if (link_error && err->code == VMI_TRANSPORT_ERROR_LINK) {
+      g_propagate_error (link_error, err);
+      return NULL;
+    }
+    if (err->code == VMI_TRANSPORT_ERROR_ADDRESS
+        || err->code == VMI_TRANSPORT_ERROR_LINK)
       GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
           ("%s", err->message), ("transport %s", klass->name));
     else if (err->code == VMI_TRANSPORT_ERROR_BUSY)

@@ -173,6 +173,12 @@ GstStructure *gst_st2022_stats_to_structure (const GstSt2022Stats * stats,
 VmiTransport *gst_st2022_transport_open (GstElement * element,
     GstSt2022Transport kind, const VmiTransportConfig * config,
     guint required_caps, const gchar * required_by);
+/* The same, but a failure because the link is not there (a missing or
+ * down interface, VMI_TRANSPORT_ERROR_LINK) posts nothing and sets
+ * @link_error (when not NULL): the caller may open again later. */
+VmiTransport *gst_st2022_transport_try_open (GstElement * element,
+    GstSt2022Transport kind, const VmiTransportConfig * config,
+    guint required_caps, const gchar * required_by, GError ** link_error);
 
 /* Replaces @cfg's strings by copies of their own, made while the element's
  * object lock is held: a set_property from another thread cannot then free

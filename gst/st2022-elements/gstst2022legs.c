@@ -31,6 +31,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_legs_debug);
 /* datagrams per millisecond at the highest rate (3G 1080p): sizes the
  * merge's ring for the window */
 #define LEGS_MAX_RATE_PER_MS 270
+/* a second path whose interface is missing or down: how often it is
+ * opened again (µs); a failing try costs a few ioctls */
+#define LEGS_RETRY_US (250 * 1000)
 
 static const gchar *const path_names[2] = { "primary", "secondary" };
 
@@ -412,7 +415,21 @@ gst_st2022_legs_sink_add_stats (VmiTransport * t, GstStructure * s)
 struct _GstSt2022SrcLegs
 {
   GstElement *element;
-  VmiTransport *t[2];           /* the primary is the element's */
+  /* the primary is the element's; the secondary NULL while its link is
+   * not there */
+  VmiTransport *t[2];
+  /* guards t[1] against wakeup() from another thread, and the opener */
+  GMutex t_lock;
+  /* while the secondary has no transport, a thread of its own opens it
+   * every LEGS_RETRY_US (an open maps a packet ring of tens of MB: not on
+   * the receive thread, which the primary's datagrams must not wait for)
+   * and leaves it in @opened */
+  GThread *opener;
+  GCond opener_cond;
+  gboolean opener_stop;
+  VmiTransport *opened;
+  GstSt2022Transport kind;
+  VmiTransportConfig cfg2;      /* strings our own */
   St2022StreamLock *lock[2];    /* the primary's is the element's */
   St2022Depacketizer *depay;
   St2022Seamless *merge;
@@ -464,6 +481,134 @@ static const St2022SeamlessCallbacks legs_callbacks = {
   legs_resync,
 };
 
+/* secondary-port=0 binds an ephemeral port: tell the application which
+ * (FALSE after a GST_ELEMENT_ERROR when @post and the transport cannot) */
+static gboolean
+legs_report_port (GstElement * src, VmiTransport * t2, guint16 asked,
+    gboolean post)
+{
+  guint16 port;
+
+  if (asked != 0)
+    return TRUE;
+  port = vmi_transport_get_local_port (t2);
+  if (port == 0) {
+    if (post)
+      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
+          ("secondary-port=0 (an ephemeral port) needs transport=socket; set "
+              "secondary-port to the second path's UDP port"), (NULL));
+    return FALSE;
+  }
+  g_object_set (src, "secondary-port", (gint) port, NULL);
+  return TRUE;
+}
+
+static gpointer
+legs_opener_func (gpointer data)
+{
+  GstSt2022SrcLegs *l = data;
+  const VmiTransportClass *klass =
+      vmi_transport_lookup ((VmiTransportKind) l->kind);
+
+  g_mutex_lock (&l->t_lock);
+  while (!l->opener_stop) {
+    gint64 next = g_get_monotonic_time () + LEGS_RETRY_US;
+    VmiTransport *t2;
+    GError *err = NULL;
+
+    while (!l->opener_stop && g_cond_wait_until (&l->opener_cond,
+            &l->t_lock, next));
+    if (l->opener_stop)
+      break;
+    g_mutex_unlock (&l->t_lock);
+    /* the class and its capabilities were checked at start; a failure now
+     * (the link still missing, or the port taken meanwhile) is only
+     * logged: the path is reported down already */
+    t2 = klass->open (&l->cfg2, &err);
+    if (t2 == NULL) {
+      GST_LOG_OBJECT (l->element, "secondary path still closed: %s",
+          err->message);
+      g_error_free (err);
+    }
+    g_mutex_lock (&l->t_lock);
+    if (t2) {
+      l->opened = t2;
+      break;
+    }
+  }
+  g_mutex_unlock (&l->t_lock);
+  return NULL;
+}
+
+/* Stops and joins the opener; what it opened is closed */
+static void
+legs_opener_join (GstSt2022SrcLegs * l)
+{
+  if (l->opener == NULL)
+    return;
+  g_mutex_lock (&l->t_lock);
+  l->opener_stop = TRUE;
+  g_cond_broadcast (&l->opener_cond);
+  g_mutex_unlock (&l->t_lock);
+  g_thread_join (l->opener);
+  l->opener = NULL;
+  g_clear_pointer (&l->opened, vmi_transport_close);
+}
+
+/* Receive thread (or start): the second path has no transport (its
+ * interface is missing or down, or went away): it is down, and opened
+ * again from time to time */
+static void
+legs_lost_secondary (GstSt2022SrcLegs * l, const gchar * why)
+{
+  legs_opener_join (l);
+  g_mutex_lock (&l->t_lock);
+  g_clear_pointer (&l->t[1], vmi_transport_close);
+  l->opener_stop = FALSE;
+  g_mutex_unlock (&l->t_lock);
+  l->n[1] = 0;
+  l->drained[1] = TRUE;
+  l->dropped_told[1] = 0;
+  l->opener = g_thread_new ("st2022src-path2", legs_opener_func, l);
+  GST_INFO_OBJECT (l->element, "secondary path has no link: %s", why);
+  if (!l->down[1]) {
+    l->down[1] = TRUE;
+    legs_post_path (l->element, 1, FALSE, why);
+  }
+}
+
+/* Receive thread: takes the second path's transport once the opener has
+ * it; the path is up again when its first datagram of the stream arrives
+ * (dispatch) */
+static void
+legs_take_opened (GstSt2022SrcLegs * l)
+{
+  VmiTransport *t2;
+  const gchar *warning;
+
+  if (G_LIKELY (g_atomic_pointer_get (&l->opened) == NULL))
+    return;
+  g_thread_join (l->opener);
+  l->opener = NULL;
+  t2 = l->opened;
+  l->opened = NULL;
+  if (!legs_report_port (l->element, t2, l->cfg2.port, FALSE)) {
+    vmi_transport_close (t2);
+    legs_lost_secondary (l, "no ephemeral port");
+    return;
+  }
+  warning = vmi_transport_get_warning (t2);
+  if (warning)
+    GST_ELEMENT_WARNING (l->element, RESOURCE, SETTINGS, ("%s", warning),
+        ("second path"));
+  GST_INFO_OBJECT (l->element, "secondary path opened on %s:%u",
+      l->cfg2.address, l->cfg2.port);
+  l->drained[1] = FALSE;
+  g_mutex_lock (&l->t_lock);
+  l->t[1] = t2;
+  g_mutex_unlock (&l->t_lock);
+}
+
 GstSt2022SrcLegs *
 gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
     const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary,
@@ -472,29 +617,29 @@ gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
 {
   GstSt2022SrcLegs *l;
   VmiTransport *t2;
+  GError *link_err = NULL;
 
   if (!legs_check_iface (src, kind, cfg2))
     return NULL;
-  t2 = gst_st2022_transport_open (src, kind, cfg2, 0, NULL);
-  if (t2 == NULL)
+  /* a second path whose link is not there yet does not stop the element:
+   * it receives on the primary and opens the second path when it can */
+  t2 = gst_st2022_transport_try_open (src, kind, cfg2, 0, NULL, &link_err);
+  if (t2 == NULL && link_err == NULL)
     return NULL;
-  if (cfg2->port == 0) {
-    guint16 port = vmi_transport_get_local_port (t2);
-
-    if (port == 0) {
-      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
-          ("secondary-port=0 (an ephemeral port) needs transport=socket; set "
-              "secondary-port to the second path's UDP port"), (NULL));
-      vmi_transport_close (t2);
-      return NULL;
-    }
-    g_object_set (src, "secondary-port", (gint) port, NULL);
+  if (t2 && !legs_report_port (src, t2, cfg2->port, TRUE)) {
+    vmi_transport_close (t2);
+    return NULL;
   }
 
   l = g_new0 (GstSt2022SrcLegs, 1);
   l->element = src;
   l->t[0] = primary;
   l->t[1] = t2;
+  g_mutex_init (&l->t_lock);
+  g_cond_init (&l->opener_cond);
+  l->kind = kind;
+  l->cfg2 = *cfg2;
+  gst_st2022_transport_config_own_strings (&l->cfg2);
   l->lock[0] = primary_lock;
   l->lock[1] = st2022_stream_lock_new (confirm);
   st2022_stream_lock_set_filter (l->lock[1], payload_type, filter_ssrc, ssrc);
@@ -508,6 +653,10 @@ gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
   l->last_mono[0] = l->last_mono[1] = g_get_monotonic_time ();
   GST_INFO_OBJECT (src, "second path on %s:%u, window %u ms", cfg2->address,
       cfg2->port, window_ms);
+  if (link_err) {
+    legs_lost_secondary (l, link_err->message);
+    g_error_free (link_err);
+  }
   return l;
 }
 
@@ -517,11 +666,14 @@ gst_st2022_src_legs_stop (GstSt2022SrcLegs * l)
   if (l->merge == NULL)
     return;
   l->stopped = TRUE;
+  legs_opener_join (l);
   st2022_seamless_flush (l->merge);
   gst_st2022_src_legs_update_stats (l);
   g_clear_pointer (&l->merge, st2022_seamless_free);
   g_clear_pointer (&l->lock[1], st2022_stream_lock_free);
+  g_mutex_lock (&l->t_lock);
   g_clear_pointer (&l->t[1], vmi_transport_close);
+  g_mutex_unlock (&l->t_lock);
   l->lock[0] = NULL;
   l->t[0] = NULL;
   l->depay = NULL;
@@ -533,7 +685,23 @@ gst_st2022_src_legs_free (GstSt2022SrcLegs * l)
   if (l == NULL)
     return;
   gst_st2022_src_legs_stop (l);
+  gst_st2022_transport_config_clear (&l->cfg2);
+  g_cond_clear (&l->opener_cond);
+  g_mutex_clear (&l->t_lock);
   g_free (l);
+}
+
+/* A receive error on the second path (its interface went away or down)
+ * takes that path down, not the element: TRUE (the error cleared) then */
+static gboolean
+legs_recv_failed (GstSt2022SrcLegs * l, guint p, GError ** error)
+{
+  if (p == 0)
+    return FALSE;
+  legs_lost_secondary (l, error && *error ? (*error)->message :
+      "receive failed");
+  g_clear_error (error);
+  return TRUE;
 }
 
 /* A round reads both paths in turn, a burst of each, until each comes
@@ -549,13 +717,15 @@ gst_st2022_src_legs_recv (GstSt2022SrcLegs * l, gint64 timeout_us,
   guint i, w;
   gint64 wait;
 
+  if (l->t[1] == NULL)
+    legs_take_opened (l);
   for (i = 0; i < 2; i++) {
     l->n[i] = 0;
-    if (l->drained[i])
+    if (l->drained[i] || l->t[i] == NULL)
       continue;
     l->n[i] = vmi_transport_recv_burst (l->t[i], l->rx[i], LEGS_BURST, 0,
         error);
-    if (l->n[i] < 0)
+    if (l->n[i] < 0 && !legs_recv_failed (l, i, error))
       return -1;
     /* short: what the transport had taken in is read (a socket's last
      * recvmmsg(), which took what both paths had queued up to about the
@@ -568,12 +738,12 @@ gst_st2022_src_legs_recv (GstSt2022SrcLegs * l, gint64 timeout_us,
   }
   /* both came back short: wait on the one that carried the stream last,
    * in short slices while the other may have something too */
-  w = l->wait_leg;
+  w = l->t[1] ? l->wait_leg : 0;
   wait = st2022_seamless_path_live (l->merge, 1 - w) ?
       MIN (timeout_us, LEGS_SLICE_US) : timeout_us;
   l->n[w] = vmi_transport_recv_burst (l->t[w], l->rx[w], LEGS_BURST, wait,
       error);
-  if (l->n[w] < 0)
+  if (l->n[w] < 0 && !legs_recv_failed (l, w, error))
     return -1;
   /* a new round: both are asked again */
   l->drained[0] = l->drained[1] = FALSE;
@@ -713,9 +883,11 @@ gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
 void
 gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l)
 {
+  /* the primary is the element's: it wakes it itself */
   if (l) {
-    vmi_transport_wakeup (l->t[0]);
+    g_mutex_lock (&l->t_lock);
     vmi_transport_wakeup (l->t[1]);
+    g_mutex_unlock (&l->t_lock);
   }
 }
 
@@ -732,8 +904,11 @@ gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 void
 gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
 {
+  legs_opener_join (l);
+  g_mutex_lock (&l->t_lock);
   vmi_transport_close (l->t[1]);
   l->t[1] = t;
+  g_mutex_unlock (&l->t_lock);
   l->dropped_told[1] = 0;
   l->n[1] = 0;
   l->drained[1] = FALSE;

@@ -121,7 +121,8 @@ void gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t);
  * over */
 void gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l,
     VmiTransport * t);
-/* Interrupts recv() (any thread) */
+/* Interrupts the second path's wait in recv() (any thread; the element
+ * wakes its primary itself) */
 void gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l);
 /* Both paths silent while a frame waits for its end: what the merge holds
  * goes to the depacketizer, the merged stream starts over */

@@ -181,7 +181,7 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
   }
   if (strlen (name) >= IF_NAMESIZE
       || (p->ifindex = if_nametoindex (name)) == 0) {
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
         "no network interface named '%s' (see 'ip link' for the names)",
         name);
     return FALSE;
@@ -199,7 +199,7 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
   if (ioctl (fd, SIOCGIFFLAGS, &ifr) < 0)
     goto ioctl_failed;
   if (!(ifr.ifr_flags & IFF_UP)) {
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
         "network interface '%s' is down: bring it up with "
         "'ip link set %s up'", name, name);
     close (fd);
@@ -918,7 +918,7 @@ poll_failed:
   }
 iface_gone:
   {
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
         "network interface '%s' went away or down", p->ifname);
     return -1;
   }

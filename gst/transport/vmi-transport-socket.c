@@ -242,7 +242,7 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
   if (cfg->multicast_iface && *cfg->multicast_iface) {
     ifindex = if_nametoindex (cfg->multicast_iface);
     if (ifindex == 0) {
-      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
           "no network interface named '%s': set multicast-iface to one "
           "that 'ip link' lists", cfg->multicast_iface);
       return NULL;
@@ -393,7 +393,9 @@ bind_failed:
   {
     int e = errno;
 
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+    /* EADDRNOTAVAIL: the interface holding the address is not there yet */
+    g_set_error (error, VMI_TRANSPORT_ERROR, e == EADDRNOTAVAIL ?
+        VMI_TRANSPORT_ERROR_LINK : VMI_TRANSPORT_ERROR_OPEN,
         "cannot bind to %s port %u: %s%s", cfg->address, cfg->port,
         g_strerror (e), e == EADDRINUSE ? " (another receiver has it: set "
         "port to a free one, or stop that receiver)" : e == EADDRNOTAVAIL ?
@@ -418,7 +420,9 @@ bind_local_failed:
   }
 join_failed:
   {
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
+    /* ENODEV: no route to the group, no interface up to join it on */
+    g_set_error (error, VMI_TRANSPORT_ERROR, errno == ENODEV ?
+        VMI_TRANSPORT_ERROR_LINK : VMI_TRANSPORT_ERROR_OPEN,
         "cannot join multicast group %s%s%s on interface '%s': %s",
         cfg->address, s->join_ssm ? " from source " : "",
         s->join_ssm ? cfg->source_address : "",

@@ -74,6 +74,10 @@ typedef enum
   VMI_TRANSPORT_ERROR_UNSUPPORTED,  /* transport/feature not in this build */
   VMI_TRANSPORT_ERROR_BUSY,         /* port/interface already used by another element */
   VMI_TRANSPORT_ERROR_PERMISSION,   /* needs root / CAP_NET_RAW / hugepages */
+  /* the network interface is missing or down, or the address is not on
+   * the host (yet): opening again may work once the link is there (an ST
+   * 2022-7 second path waits for it rather than failing) */
+  VMI_TRANSPORT_ERROR_LINK,
 } VmiTransportErrorCode;
 
 /* Gap-frame kind of raw transports (the sink's `gap-frame`, docs/pacing.md), the
