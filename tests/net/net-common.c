@@ -269,6 +269,25 @@ net_receiver_clear (NetReceiver * r)
   gst_object_unref (r->pipeline);
 }
 
+void
+net_push_pictures (GstElement * appsrc, const GstVideoInfo * info,
+    const RefFormat * f, guint8 ** pics, guint n_pics, guint n)
+{
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    GstBuffer *buf = net_make_buffer (info, f, pics[k % n_pics]);
+
+    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
+        f->fps_n);
+    GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
+        f->fps_n);
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+}
+
 GstStructure *
 net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
     const gchar * sink_desc)
@@ -278,7 +297,6 @@ net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
   GstVideoInfo info;
   GstStructure *stats;
   gchar *desc;
-  guint k;
 
   fail_unless (gst_video_info_from_caps (&info, caps));
   desc = g_strdup_printf ("appsrc name=src format=time ! %s", sink_desc);
@@ -289,17 +307,7 @@ net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
   g_object_set (src, "caps", caps, NULL);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  for (k = 0; k < n; k++) {
-    GstBuffer *buf = net_make_buffer (&info, f, pics[k]);
-
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
-        f->fps_n);
-    GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
-        f->fps_n);
-    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (src), buf) ==
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  net_push_pictures (src, &info, f, pics, n, n);
   stats = net_run_until_eos (pipeline, "sink", 60);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (src);

@@ -54,6 +54,10 @@ guint8 **net_make_pictures (const RefFormat * f, guint n, guint32 seed);
 /* Pushes @n UYVP pictures of @f, timestamped at the frame rate, through
  * "appsrc name=src format=time ! @sink_desc" (whose sink is named "sink")
  * to EOS; returns the sink's final statistics. */
+/* Pushes @n frames of @f into @appsrc (pics[k % n_pics], timestamped at
+ * the format's rate from 0), then EOS */
+void net_push_pictures (GstElement * appsrc, const GstVideoInfo * info,
+    const RefFormat * f, guint8 ** pics, guint n_pics, guint n);
 GstStructure *net_send_pictures (const RefFormat * f, guint8 ** pics,
     guint n, const gchar * sink_desc);
 void net_free_pictures (guint8 ** p, guint n);

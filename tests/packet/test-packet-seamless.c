@@ -409,17 +409,7 @@ secondary_late (gboolean missing)
       GST_STATE_CHANGE_FAILURE);
   leave ();
   fail_unless (gst_video_info_from_caps (&info, caps));
-  for (k = 0; k < N; k++) {
-    GstBuffer *buf = net_make_buffer (&info, f, pics[k % NP]);
-
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
-        f->fps_n);
-    GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (GST_SECOND, f->fps_d,
-        f->fps_n);
-    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) ==
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  net_push_pictures (appsrc, &info, f, pics, NP, N);
 
   /* UP_AT frames in, the interface comes (up) */
   g_mutex_lock (&fc.lock);
