@@ -356,7 +356,7 @@ secondary_late (gboolean missing)
   GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
   FrameCheck fc;
   NetReceiver r;
-  guint downs = 0, ups = 0, warnings = 0, k;
+  guint downs = 0, ups = 0, warnings = 0;
   gboolean judged;
   gchar *desc;
 
