@@ -81,7 +81,7 @@ PCAP=$dir/replay.pcap
 MBUFS=$(( N * 4497 + 8192 ))
 if [ "$SRC" = gen ]; then
   VDEV="-d $GEN --vdev net_ring0"
-  export VMI_RXGEN_PCAP=$PCAP VMI_RXGEN_CPU=$OTHER
+  export VMI_RXGEN_PCAP=$PCAP VMI_RXGEN_CPU=$OTHER VMI_RXGEN_FIFO=${VMI_RXGEN_FIFO-10}
 else
   VDEV="--vdev net_pcap0,rx_pcap=$PCAP,infinite_rx=1"
 fi

@@ -32,7 +32,11 @@
  *
  * Environment: VMI_RXGEN_PCAP (required; without it the library does
  * nothing), VMI_RXGEN_PORT (default net_ring0), VMI_RXGEN_CPU (default: not
- * pinned), VMI_RXGEN_STATS (a file the generator rewrites about every
+ * pinned), VMI_RXGEN_FIFO (a SCHED_FIFO priority: net_ring's ring holds
+ * 1024 datagrams, a fraction of a millisecond of work, so a generator that
+ * a busy machine takes off its core for a time slice leaves the receiver
+ * polling an empty ring; at real-time priority it sleeps 20 us whenever
+ * the ring is full instead of spinning), VMI_RXGEN_STATS (a file the generator rewrites about every
  * 100 ms: "sent=<n> full=<n> low=<n>", low counting the bursts that found
  * the ring with less than one receive burst queued: a receiver that may
  * have polled an empty ring).
@@ -221,6 +225,19 @@ write_stats (const char *path, uint64_t sent, uint64_t full, uint64_t low)
   rename (tmp, path);
 }
 
+/* nothing to do until the receiver has read more: a real-time generator
+ * sleeps (it would hold its core from everyone else), another spins */
+static void
+gen_wait (int fifo)
+{
+  if (fifo) {
+    struct timespec ts = { 0, 20000 };
+    nanosleep (&ts, NULL);
+  } else {
+    rte_pause ();
+  }
+}
+
 static void *
 gen_thread (void *arg)
 {
@@ -235,6 +252,7 @@ gen_thread (void *arg)
   Gen g = { 0 };
   uint64_t sent = 0, full = 0, low = 0, next_stats;
   unsigned idx = 0, frame = 0, i, polls = 0;
+  int fifo = getenv ("VMI_RXGEN_FIFO") && atoi (getenv ("VMI_RXGEN_FIFO"));
   uint16_t seq;
 
   (void) arg;
@@ -286,14 +304,14 @@ gen_thread (void *arg)
     /* wait for room for a whole burst: fewer, larger enqueues */
     if (rte_ring_free_count (r) < GEN_BURST) {
       full++;
-      rte_pause ();
+      gen_wait (fifo);
       continue;
     }
     /* the mbufs of this burst, of the round before, are free again */
     if (sent + GEN_BURST > g.n
         && __atomic_load_n (&gp.freed, __ATOMIC_ACQUIRE) < sent + GEN_BURST
         - g.n) {
-      rte_pause ();
+      gen_wait (fifo);
       continue;
     }
     for (k = 0; k < GEN_BURST; k++) {
@@ -346,6 +364,14 @@ __attribute__((constructor))
     return;
   gen_started = 1;
   pthread_setname_np (gen_tid, "rxgen");
+  if (getenv ("VMI_RXGEN_FIFO") && atoi (getenv ("VMI_RXGEN_FIFO")) > 0) {
+    struct sched_param sp = { 0 };
+
+    sp.sched_priority = atoi (getenv ("VMI_RXGEN_FIFO"));
+    if (pthread_setschedparam (gen_tid, SCHED_FIFO, &sp) != 0)
+      fprintf (stderr, "rx-gen: cannot run at SCHED_FIFO %d\n",
+          sp.sched_priority);
+  }
   if (cpu && *cpu) {
     cpu_set_t set;
 

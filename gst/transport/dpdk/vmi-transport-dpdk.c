@@ -863,9 +863,6 @@ vmi_transport_dpdk_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     d->n_held = 0;
   }
   vmi_dpdk_thread_register ();
-  if (timeout_us > 0)
-    deadline = rte_get_timer_cycles () + d->hz * (guint64) timeout_us /
-        G_USEC_PER_SEC;
   n = MIN (n, RX_MAX);
 
   for (;;) {
@@ -877,6 +874,11 @@ vmi_transport_dpdk_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
       return 0;
     }
     k = rte_eth_rx_burst (d->port->id, 0, rx, n);
+    /* the mbufs of a PMD that only passes them on (net_ring, a peer's
+     * zero-copy memif) were last written on another core: ask for all of
+     * them at once, so the reads of buf_addr below do not wait one by one */
+    for (j = 0; j < k; j++)
+      rte_prefetch0 (rx[j]);
     /* a NIC's DMA leaves the headers out of the cache: fetch them a few
      * frames ahead of the classification that reads them */
     for (j = 0; j < MIN (k, RX_PREFETCH); j++)
@@ -942,8 +944,12 @@ vmi_transport_dpdk_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     if (timeout_us == 0)
       return 0;
     /* frames not ours count as idle too: a port full of other traffic
-     * must not stretch the timeout */
-    if (deadline && rte_get_timer_cycles () >= deadline)
+     * must not stretch the timeout. The clock is read only once idle: a
+     * busy receiver never pays for it */
+    if (deadline == 0 && timeout_us > 0)
+      deadline = rte_get_timer_cycles () + d->hz * (guint64) timeout_us /
+          G_USEC_PER_SEC;
+    else if (deadline && rte_get_timer_cycles () >= deadline)
       return 0;
     if (k == 0) {
       if (++idle % IDLE_POLLS_PER_YIELD == 0)
