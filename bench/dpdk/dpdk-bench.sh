@@ -185,6 +185,14 @@ grep -h 'stats=' "$TMP/elog" | grep -o 'packets-lost=([a-z0-9]*)[0-9]*\|frames-l
 # not paced: streams per core = datagrams per CPU-second of the receive
 # thread / 269,550, the capacity of one core, not a count of streams held
 # in real time.
+# Receive, one whole st2022src against testpmd rxonly on a source that is
+# not the bottleneck (rx-bench.sh's default for one stream: the rx-gen
+# generator on net_ring, on the other core)
+echo "receive, whole st2022src on the rx-gen source, polling on core $CPU (rx-bench.sh $S $R $CPU 1):"
+VMI_BUILD=$B "$HERE/rx-bench.sh" "$S" "$R" "$CPU" 1 2>&1 \
+  | grep -E '^rx-element|^testpmd|^ratio|^st2022src' | sed -e 's/ caps=.*//' -e 's/^/        /'
+echo "        the copy alone (bench-rx-copy: one frame of payloads into output frames taken in turn from a pool of N):"
+taskset -c "$CPU" "$B/bench/dpdk/bench-rx-copy" "$S" | sed 's/^/        /'
 if gst-inspect-1.0 st2022src 2>/dev/null | grep -q shared-engine; then
   echo "shared engine: receive, 8 st2022src on one engine pinned to core $CPU (rx-bench.sh $S $R $CPU 8 e0):"
   VMI_BUILD=$B "$HERE/rx-bench.sh" "$S" "$R" "$CPU" 8 e0 2>&1 \

@@ -135,20 +135,26 @@ testpmd_run() {
 
 echo "== rx-bench: $S s x $R rounds, core $CPU, $N source(s)${ENG:+ on shared-engine=$ENG}, $(nproc) CPUs, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "source: $SRC, $(( N * 4497 )) datagrams (one 1080p59.94 frame per stream), $PCAP"
-ratios=()
+ratios=(); ours_r=(); tp_r=()
 for r in $(seq 1 "$R"); do
   rm -f "$dir/gen.stats"
   ours=$(VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
       "$([ "$SRC" = gen ] && echo gen || echo "$PCAP")" "$S" \
       "$EAL -l $CPU --file-prefix $tag-o$r $([ "$SRC" = gen ] && echo "-d $GEN")" \
       "$N" $ENG 2>/dev/null | grep '^rx-element')
-  echo "$ours$(source_low "$dir/gen.stats")"
+  low=$(source_low "$dir/gen.stats")
+  echo "${ours/ caps=/$low caps=}"
   rm -f "$dir/gen.stats"
   tp=$(VMI_RXGEN_STATS=$dir/gen.stats testpmd_run "$r")
   echo "$tp"
   a=$(echo "$ours" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)
   b=$(echo "$tp" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)
   ratios+=("$(awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")
+  ours_r+=("${a:-0}"); tp_r+=("${b:-0}")
 done
+# min / median / max of the arguments
+mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+  printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
+echo "st2022src: $(mmm "${ours_r[@]}") M datagrams/CPU-s = $(mmm $(printf '%s\n' "${ours_r[@]}" | awk '{ printf "%.1f\n", $1 * 1e6 / 269550.3 }')) streams of 1080p59.94 per core (21 needs 5.66) | testpmd rxonly: $(mmm "${tp_r[@]}") (source $SRC; min / median / max)"
 printf '%s\n' "${ratios[@]}" | sort -n | awk -v l="$(cut -d' ' -f1-3 /proc/loadavg)" '
   { v[NR] = $1 } END { printf "ratio element/testpmd: min=%s median=%s max=%s (load %s)\n", v[1], v[int((NR + 1) / 2)], v[NR], l }'
