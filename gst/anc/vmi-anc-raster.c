@@ -18,7 +18,7 @@ static void
 space_range (const St2022Format * fmt, VmiAncSpace space, guint * first,
     guint * end)
 {
-  guint act = (fmt->samples_per_line - fmt->width) * 2;
+  guint act = fmt->line_words - fmt->width * 2;
 
   if (fmt->sd) {
     /* one multiplexed stream: HANC from the word after the 4-word EAV to
@@ -29,10 +29,12 @@ space_range (const St2022Format * fmt, VmiAncSpace space, guint * first,
   }
   if (space == VMI_ANC_HANC) {
     *first = HANC_WORD;
-    *end = act - 8;             /* SAV */
+    /* SAV, and before it the blank pair a line of an odd number of
+     * samples has only in memory (st2022_raster_to_wire() drops it) */
+    *end = act - 8 - (fmt->line_words - fmt->samples_per_line * 2);
   } else {
     *first = act;
-    *end = fmt->samples_per_line * 2;
+    *end = fmt->line_words;
   }
 }
 
@@ -69,7 +71,7 @@ vmi_anc_writer_new (const St2022Format * fmt)
   w->fmt = fmt;
   w->used = g_new0 (guint16, (fmt->total_lines + 1) * 4);
   w->vanc_dirty = g_new0 (guint8, fmt->total_lines + 1);
-  w->scratch = g_new0 (guint16, fmt->samples_per_line * 2);
+  w->scratch = g_new0 (guint16, fmt->line_words);
   return w;
 }
 
@@ -202,13 +204,17 @@ vmi_anc_writer_end (VmiAncWriter * w)
 /* Reading                                                          */
 /* ---------------------------------------------------------------- */
 
+/* raster bytes [b0, b1] (in memory) touch a datagram that never came */
 static gboolean
-bytes_missing (const guint32 * map, gsize b0, gsize b1, guint n_datagrams)
+bytes_missing (const St2022Format * fmt, const guint32 * map, gsize b0,
+    gsize b1, guint n_datagrams)
 {
   guint d;
 
   if (map == NULL)
     return FALSE;
+  b0 = st2022_raster_wire_offset (fmt, b0);
+  b1 = st2022_raster_wire_offset (fmt, b1);
   for (d = b0 / ST2022_PAYLOAD_SIZE; d <= b1 / ST2022_PAYLOAD_SIZE; d++) {
     if (d >= n_datagrams)
       return TRUE;
@@ -240,7 +246,7 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
   guint16 head[8];
 
   space_range (fmt, space, &first, &end);
-  if (bytes_missing (r->missing, line_off + first / 4 * 5,
+  if (bytes_missing (fmt, r->missing, line_off + first / 4 * 5,
           line_off + first / 4 * 5 + 9, fmt->datagrams_per_frame)) {
     /* cannot tell whether packets were there */
     return;
@@ -281,7 +287,7 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
 
       if (n == VMI_ANC_ERROR_NO_ADF)
         break;
-      if (bytes_missing (r->missing, b0, b1, fmt->datagrams_per_frame)) {
+      if (bytes_missing (fmt, r->missing, b0, b1, fmt->datagrams_per_frame)) {
         if (r->stats)
           r->stats->lost++;
         break;

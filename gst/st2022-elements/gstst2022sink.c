@@ -1421,6 +1421,8 @@ gst_st2022_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     vmi_tx_engine_release (self->engine, job);
     return GST_FLOW_FLUSHING;
   }
+  /* 720p23.98/24: the lines' bits back to back, as they are sent */
+  st2022_raster_to_wire (self->fmt, job->raster);
 
   period = self->period;
   if (GST_BUFFER_PTS_IS_VALID (buffer))

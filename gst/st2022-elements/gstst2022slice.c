@@ -21,7 +21,8 @@ gst_st2022_slice_head_lines (const St2022Format * fmt)
 {
   guint lines[2], n, i, last, first_active = 0, line;
 
-  if (fmt == NULL || fmt->sd)
+  /* half_byte_lines: whole rasters, converted to the wire layout */
+  if (fmt == NULL || fmt->sd || fmt->half_byte_lines)
     return 0;
   n = vmi_anc_st352_lines (fmt, lines);
   last = vmi_anc_caption_line (fmt);

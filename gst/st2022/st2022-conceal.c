@@ -22,6 +22,8 @@ st2022_datagram_spans_full (const St2022Format * fmt, guint index,
 
   if (fmt == NULL || spans == NULL || index >= fmt->datagrams_per_frame)
     return ST2022_ERROR_INVALID_ARGUMENT;
+  if (fmt->half_byte_lines)
+    return st2022_wire_spans (fmt, index, spans, src_offset);
   line = (guint) ((gsize) index * ST2022_PAYLOAD_SIZE / fmt->line_bytes) + 1;
   return st2022_datagram_spans_at (fmt, index, line,
       (gsize) (line - 1) * fmt->line_bytes, spans, src_offset);
@@ -189,6 +191,13 @@ st2022_conceal_raster (const St2022Format * fmt, const guint32 * missing_map,
 
   if (fmt == NULL || missing_map == NULL || raster == NULL)
     return ST2022_ERROR_INVALID_ARGUMENT;
+  if (fmt->half_byte_lines) {
+    for (i = 0; i < fmt->datagrams_per_frame; i++)
+      if (missing_map[i / 32] & (1u << (i % 32)))
+        st2022_wire_conceal_datagram (fmt, i, raster, prev_raster,
+            uyvp_black);
+    return ST2022_OK;
+  }
 
   for (i = 0; i < fmt->datagrams_per_frame; i++) {
     gsize off, len, k;

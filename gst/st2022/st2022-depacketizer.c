@@ -37,6 +37,9 @@ typedef struct
    * the packed bytes of the 6-pixel block the boundary cuts, gathered
    * until both halves are in */
   guint8 *edge;
+  /* half_byte_lines, a picture target without a blanking buffer: the
+   * frame as it arrives (wire layout), converted at the end */
+  guint8 *wire;
 } Slot;
 
 struct _St2022Depacketizer
@@ -162,6 +165,9 @@ free_format_state (St2022Depacketizer * d)
   g_free (d->slot[0].edge);
   g_free (d->slot[1].edge);
   d->slot[0].edge = d->slot[1].edge = NULL;
+  g_free (d->slot[0].wire);
+  g_free (d->slot[1].wire);
+  d->slot[0].wire = d->slot[1].wire = NULL;
   g_free (d->done_map);
   g_free (d->missing);
   d->slot[0].received = d->slot[1].received = NULL;
@@ -195,6 +201,33 @@ st2022_depacketizer_set_payload_type (St2022Depacketizer * d, gint pt)
     return ST2022_ERROR_INVALID_ARGUMENT;
   d->payload_type = pt;
   return ST2022_OK;
+}
+
+/* Where a frame of half_byte_lines is assembled as it arrives: the wire
+ * layout, converted to memory layout (and the picture) at its end */
+static inline guint8 *
+half_byte_buffer (Slot * s)
+{
+  if (s->target.type == ST2022_TARGET_RASTER)
+    return s->target.data;
+  return s->target.blank ? s->target.blank : s->wire;
+}
+
+/* The datagrams received (the others' bytes are whatever the buffer held:
+ * the caller conceals them, as for any format) to the memory layout and,
+ * for a picture target, the picture; v210 blocks cut by a datagram
+ * boundary are thus whole, so no edges are kept. */
+static void
+finish_half_byte (St2022Depacketizer * d, Slot * s)
+{
+  St2022Target *t = &s->target;
+  guint8 *buf = half_byte_buffer (s);
+
+  st2022_raster_from_wire (d->fmt, buf);
+  if (t->type != ST2022_TARGET_RASTER)
+    st2022_raster_read (d->fmt, buf, d->fmt->frame_bytes,
+        t->type == ST2022_TARGET_V210 ? ST2022_PIXEL_V210 : ST2022_PIXEL_UYVP,
+        t->data, t->stride);
 }
 
 static void
@@ -235,7 +268,9 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
     info.first_arrival_ns = s->first_arrival;
     info.last_arrival_ns = s->last_arrival;
     info.aborted = aborted;
-    if (s->target.type == ST2022_TARGET_V210)
+    if (d->fmt->half_byte_lines && !aborted)
+      finish_half_byte (d, s);
+    else if (s->target.type == ST2022_TARGET_V210)
       info.v210_edges = s->edge;
     info.has_vts = s->hdr.cf != 0;
     if (info.has_vts)
@@ -317,10 +352,15 @@ set_format (St2022Depacketizer * d, const St2022Format * fmt)
   d->slot[0].edge = g_try_malloc0 ((gsize) d->n * 16);
   d->slot[1].edge = g_try_malloc0 ((gsize) d->n * 16);
   d->v210_stride = st2022_picture_min_stride (fmt, ST2022_PIXEL_V210);
+  if (fmt->half_byte_lines) {
+    d->slot[0].wire = g_try_malloc (fmt->frame_bytes);
+    d->slot[1].wire = g_try_malloc (fmt->frame_bytes);
+  }
   d->span_line = 1;
   d->span_line_start = 0;
   if (!d->slot[0].received || !d->slot[1].received
-      || !d->done_map || !d->missing || !d->slot[0].edge || !d->slot[1].edge) {
+      || !d->done_map || !d->missing || !d->slot[0].edge || !d->slot[1].edge
+      || (fmt->half_byte_lines && (!d->slot[0].wire || !d->slot[1].wire))) {
     free_format_state (d);
     d->fmt = NULL;
     return FALSE;
@@ -737,7 +777,12 @@ again:
     s->marker = TRUE;
 
   if (s->accepted) {
-    if (s->target.type == ST2022_TARGET_RASTER) {
+    if (G_UNLIKELY (d->fmt->half_byte_lines)) {
+      guint len_copy = idx == d->n - 1 ? d->fmt->last_payload_bytes :
+          ST2022_PAYLOAD_SIZE;
+      memcpy (half_byte_buffer (s) + (gsize) idx * ST2022_PAYLOAD_SIZE,
+          payload, len_copy);
+    } else if (s->target.type == ST2022_TARGET_RASTER) {
       guint len_copy = idx == d->n - 1 ? d->fmt->last_payload_bytes :
           ST2022_PAYLOAD_SIZE;
       memcpy (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE, payload,

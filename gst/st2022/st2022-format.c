@@ -9,6 +9,10 @@
 
 /* Everything but the identity of a format is derived here, so the table
  * cannot disagree with itself (frame size, datagram count, clock steps). */
+/* words per line in memory: whole 4-word (5-byte) groups */
+#define LINE_WORDS(spl) (((spl) * 2 + 3) / 4 * 4)
+/* SDI bytes of a frame on the wire */
+#define WIRE_BYTES(lines, spl) ((gsize) (lines) * (spl) * 5 / 2)
 #define FMT(nm, fr, rt, cf, g3, w, h, il, n, d, lines, spl, a1f, a1l, a2f, a2l, f2) \
   { nm, fr, rt, ST2022_SAMPLE_422_10, cf, g3, w, h, il,                     \
     (fr) == ST2022_FRAME_1080PSF || (fr) == ST2022_FRAME_2048_1080PSF,      \
@@ -16,12 +20,14 @@
     (fr) == ST2022_FRAME_525I,                                              \
     n, d, lines, spl,                                                       \
     { a1f, a2f }, { a1l, a2l }, f2, (fr) == ST2022_FRAME_525I ? 4 : 1,      \
-    (spl) * 5 / 2, ((spl) - (w)) * 5 / 2, (w) * 5 / 2,                       \
-    (gsize) (lines) * ((spl) * 5 / 2),                                      \
-    ((lines) * ((spl) * 5 / 2) + ST2022_PAYLOAD_SIZE - 1) / ST2022_PAYLOAD_SIZE, \
-    (lines) * ((spl) * 5 / 2) - (((lines) * ((spl) * 5 / 2) + ST2022_PAYLOAD_SIZE - 1) / ST2022_PAYLOAD_SIZE - 1) * ST2022_PAYLOAD_SIZE, \
+    LINE_WORDS (spl), LINE_WORDS (spl) * 5 / 4,                             \
+    (LINE_WORDS (spl) - (w) * 2) * 5 / 4, (w) * 5 / 2,                      \
+    (gsize) (lines) * (LINE_WORDS (spl) * 5 / 4),                           \
+    (guint) ((WIRE_BYTES (lines, spl) + ST2022_PAYLOAD_SIZE - 1) / ST2022_PAYLOAD_SIZE), \
+    (guint) (WIRE_BYTES (lines, spl) - ((WIRE_BYTES (lines, spl) + ST2022_PAYLOAD_SIZE - 1) / ST2022_PAYLOAD_SIZE - 1) * ST2022_PAYLOAD_SIZE), \
     (guint32) (lines) * (spl) * 2,                                          \
-    (guint32) (27000000ull * (d) / (n)) }
+    (guint32) (27000000ull * (d) / (n)),                                    \
+    WIRE_BYTES (lines, spl), ((spl) & 1) != 0 }
 
 #define I1080(nm, rt, cf, spl, n, d) \
   FMT (nm, ST2022_FRAME_1080I, rt, cf, FALSE, 1920, 1080, TRUE, n, d, 1125, spl, 21, 560, 584, 1123, 564)
@@ -67,6 +73,9 @@ static const St2022Format formats[] = {
   P720 ("720p25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 3960, 25, 1),
   P720 ("720p29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 3300, 30000, 1001),
   P720 ("720p30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 3300, 30, 1),
+  /* 4125 samples: lines of 10,312.5 bytes (half_byte_lines) */
+  P720 ("720p23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 4125, 24000, 1001),
+  P720 ("720p24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, 4125, 24, 1),
   /* after the interlaced 1080 formats: st2022_format_from_video() finds
    * those first where both exist */
   PSF1080 ("1080PsF23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 2750, 24000, 1001),

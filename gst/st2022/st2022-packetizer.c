@@ -133,7 +133,11 @@ int
 st2022_packetizer_begin_frame_ring (St2022Packetizer * p,
     const guint8 * base, gsize ring_size, gsize origin, guint32 rtp_ts)
 {
-  if (p == NULL || base == NULL || ring_size < ST2022_PAYLOAD_SIZE)
+  /* a ring holds lines as the sliced writer lays them out in memory;
+   * where that is not the wire's (half_byte_lines), only whole rasters
+   * converted by st2022_raster_to_wire() are sent */
+  if (p == NULL || base == NULL || ring_size < ST2022_PAYLOAD_SIZE
+      || p->fmt->half_byte_lines)
     return ST2022_ERROR_INVALID_ARGUMENT;
   begin_common (p, base, ring_size, origin % ring_size, rtp_ts);
   return ST2022_OK;

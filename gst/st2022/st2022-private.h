@@ -29,6 +29,17 @@ int st2022_datagram_spans_full (const St2022Format * fmt, guint index,
 int st2022_datagram_spans_at (const St2022Format * fmt, guint index,
     guint line, gsize line_start, St2022Span spans[2], guint src_offset[2]);
 
+/* half_byte_lines (st2022-wire.c): the picture spans of datagram @index,
+ * each widened to whole bytes of the row (a span may start or end on a
+ * half byte); @src_offset: the payload byte holding its first nibble */
+int st2022_wire_spans (const St2022Format * fmt, guint index,
+    St2022Span spans[2], guint src_offset[2]);
+/* half_byte_lines: the bytes of a raster in memory layout that datagram
+ * @index carries (widened to whole bytes) from @prev_raster, or from the
+ * 5-byte pattern @black at the memory phase when it is %NULL */
+void st2022_wire_conceal_datagram (const St2022Format * fmt, guint index,
+    guint8 * raster, const guint8 * prev_raster, const guint8 black[5]);
+
 /* Whole 6-pixel blocks of packed words (15 bytes each, from @src) to
  * v210 (16 bytes each, at @dst): vector code where the CPU has it unless
  * @portable.  Reads only [src, src + 15 * nblocks). */

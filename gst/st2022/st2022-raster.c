@@ -58,8 +58,8 @@ line_tail_words (const St2022Format * fmt, guint line, guint16 tail[6])
 static void
 template_line_words (const St2022Format * fmt, guint line, guint16 * w)
 {
-  guint n = fmt->samples_per_line * 2;
-  guint sav = (fmt->samples_per_line - fmt->width) * 2 - 8;
+  guint n = fmt->line_words;
+  guint sav = fmt->line_words - fmt->width * 2 - 8;
   guint flags = st2022_format_line_flags (fmt, line);
   guint f = flags & ST2022_LINE_F, v = (flags & ST2022_LINE_V) != 0;
   guint16 tail[6];
@@ -147,7 +147,7 @@ st2022_raster_writer_new (const St2022Format * fmt)
   w->tail = g_try_new (guint16, (fmt->total_lines + 1) * 6);
   w->comps = g_try_new (guint16, fmt->width * 2 + 16);
   w->row_reserved = g_try_new0 (guint8, fmt->height);
-  nw = fmt->samples_per_line * 2;
+  nw = fmt->line_words;
   words = g_try_new (guint16, nw);
   if (!w->blank_line[0] || !w->line_patch || !w->line_kind || !lp ||
       !w->line_row || !w->tail || !w->comps || !w->row_reserved || !words) {
@@ -157,7 +157,7 @@ st2022_raster_writer_new (const St2022Format * fmt)
     return NULL;
   }
 
-  act = (fmt->samples_per_line - fmt->width) * 2;
+  act = fmt->line_words - fmt->width * 2;
   w->blank_crc_c = w->blank_crc_y = 0;
   for (line = act; line < nw; line += 2) {
     w->blank_crc_c = ST2022_CRC_WORD (w->blank_crc_c, ST2022_BLANK_C);
@@ -890,8 +890,8 @@ st2022_raster_check (const St2022Format * fmt, const guint8 * raster,
     return ST2022_ERROR_BUFFER_TOO_SMALL;
   st2022_crc_init_tables ();
 
-  nw = fmt->samples_per_line * 2;
-  act = (fmt->samples_per_line - fmt->width) * 2;
+  nw = fmt->line_words;
+  act = fmt->line_words - fmt->width * 2;
   sav = act - 8;
   w = g_try_new (guint16, nw * 2);
   if (w == NULL)

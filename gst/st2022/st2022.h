@@ -170,14 +170,29 @@ typedef struct
   guint field2_first_line;
   guint field1_first_line;
 
-  guint line_bytes;             /* samples_per_line * 5 / 2 */
+  /* Lines as they lie in a raster in memory.  A line of an odd number of
+   * samples (720p23.98/24: 4125, 10,312.5 bytes) is not whole bytes on
+   * the wire; in memory it carries one blank C/Y pair more, just before
+   * its SAV, so that every line starts on a 5-byte group and the writer,
+   * reader and ancillary code address it as any other.
+   * st2022_raster_to_wire() / _from_wire() convert (see half_byte_lines). */
+  guint line_words;             /* words per line in memory: samples_per_line
+                                 * * 2, + 2 where that is not a multiple of 4 */
+  guint line_bytes;             /* line_words * 5 / 4 */
   guint active_offset;          /* byte offset of active video within a line */
   guint active_bytes;           /* width * 5 / 2: also the UYVP row size */
-  gsize frame_bytes;            /* total_lines * line_bytes */
-  guint datagrams_per_frame;    /* ceil (frame_bytes / 1376) */
+  gsize frame_bytes;            /* total_lines * line_bytes: a raster in memory */
+  guint datagrams_per_frame;    /* ceil (wire_bytes / 1376) */
   guint last_payload_bytes;     /* SDI bytes in the last datagram (rest zero) */
   guint32 vts_increment;        /* video timestamp step per frame: lines*samples*2 */
   guint32 rtp_ts_increment;     /* 27 MHz ticks per frame */
+  /* SDI bytes of a frame on the wire: total_lines * samples_per_line * 5 /
+   * 2, frame_bytes unless half_byte_lines */
+  gsize wire_bytes;
+  /* every second line starts half way through a byte on the wire
+   * (samples_per_line odd): rasters in memory are converted to and from
+   * the wire layout by st2022_raster_to_wire() / _from_wire() */
+  gboolean half_byte_lines;
 } St2022Format;
 
 /* Number of formats in the table; st2022_format_get (0..count-1) */
@@ -376,6 +391,21 @@ int st2022_raster_writer_begin (St2022RasterWriter * w,
  * total_lines). */
 void st2022_raster_writer_lines (St2022RasterWriter * w,
     St2022RasterCursor * cur, guint last_line);
+
+/* Rasters of formats with half_byte_lines: the memory layout (each line
+ * whole 5-byte groups, one blank C/Y pair before SAV) to the wire layout
+ * (the lines' bits back to back, wire_bytes), in place; the bytes from
+ * wire_bytes to frame_bytes are left undefined.  _from_wire() is the
+ * reverse, in place, rewriting the pairs blank.  Both do nothing for
+ * other formats, whose lines are whole bytes.  The sender converts after
+ * the ancillary data is in (the packetizer sends the wire layout); the
+ * depacketizer converts what it assembled before frame_end. */
+void st2022_raster_to_wire (const St2022Format * fmt, guint8 * raster);
+void st2022_raster_from_wire (const St2022Format * fmt, guint8 * raster);
+/* The wire byte (its offset in the frame's datagram payloads) that holds
+ * the start of raster byte @offset in memory: @offset itself unless
+ * half_byte_lines (a pad byte maps to the SAV's first) */
+gsize st2022_raster_wire_offset (const St2022Format * fmt, gsize offset);
 
 /* Copy the active video of @raster to a woven picture (UYVP: byte copy,
  * v210: repacked; v210 row padding bytes are zeroed) */

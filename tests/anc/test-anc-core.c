@@ -173,6 +173,7 @@ GST_START_TEST (test_st352_all_formats)
     {"720p59.94", 0x84, 0xCA}, {"720p60", 0x84, 0xCB},
     {"720p25", 0x84, 0xC5}, {"720p29.97", 0x84, 0xC6},
     {"720p30", 0x84, 0xC7},
+    {"720p23.98", 0x84, 0xC2}, {"720p24", 0x84, 0xC3},
     /* PsF: interlaced transport (b7 0), progressive picture (b6 1) */
     {"1080PsF23.98", 0x85, 0x42}, {"1080PsF24", 0x85, 0x43},
     {"1080PsF25", 0x85, 0x45}, {"1080PsF29.97", 0x85, 0x46},
@@ -1130,7 +1131,10 @@ audio_round_trip (const char *name, guint channels)
       /* lose the datagram holding the HANC of line 300 (frame 3) or of
        * the very first line (frame 5) */
       guint line = frame == 3 ? 300 : 1;
-      lost_datagram = ((line - 1) * fmt->line_bytes + 40) / 1376;
+      /* (its place on the wire: 720p23.98/24's lines are not whole
+       * bytes there) */
+      lost_datagram = st2022_raster_wire_offset (fmt,
+          (gsize) (line - 1) * fmt->line_bytes + 40) / 1376;
       missing[lost_datagram / 32] |= 1u << (lost_datagram % 32);
     }
     c.max_per_line = 0;

@@ -34,6 +34,16 @@ const RefFormat ref_720p25 = { "720p25", 1280, 720, FALSE, 25, 1,
   750, 3960, 26, 745, 0, 0, 0, 0x30, 0x18, 2
 };
 
+/* SMPTE 296 Table 1: 4125 samples at 24 and 23.98 (82,500 bits a line:
+ * every second line starts half way through a byte) */
+const RefFormat ref_720p24 = { "720p24", 1280, 720, FALSE, 24, 1,
+  750, 4125, 26, 745, 0, 0, 0, 0x30, 0x1A, 2
+};
+
+const RefFormat ref_720p2398 = { "720p23.98", 1280, 720, FALSE, 24000, 1001,
+  750, 4125, 26, 745, 0, 0, 0, 0x30, 0x1B, 3
+};
+
 const RefFormat ref_720p2997 = { "720p29.97", 1280, 720, FALSE, 30000, 1001,
   750, 3300, 26, 745, 0, 0, 0, 0x30, 0x17, 3
 };
@@ -95,7 +105,8 @@ ref_line_bytes (const RefFormat * f)
 gsize
 ref_frame_bytes (const RefFormat * f)
 {
-  return ref_line_bytes (f) * f->lines;
+  /* 720p23.98/24's lines are 10,312.5 bytes: the frame is whole */
+  return ((gsize) f->samples * 20 * f->lines + 7) / 8;
 }
 
 guint
@@ -285,7 +296,7 @@ ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
     for (line = 1; line <= f->lines; line++) {
       sd_line_words (f, line, uyvp, stride, cur);
       for (i = 0; i < 2 * S; i++)
-        ref_put_word (raster + (line - 1) * ref_line_bytes (f), i, cur[i]);
+        ref_put_word (raster, (gsize) (line - 1) * 2 * S + i, cur[i]);
     }
     g_free (prev);
     g_free (cur);
@@ -302,7 +313,7 @@ ref_build_raster (const RefFormat * f, const guint8 * uyvp, gsize stride,
     cur[14] = crc[2];
     cur[15] = crc[3];
     for (i = 0; i < 2 * S; i++)
-      ref_put_word (raster + (line - 1) * ref_line_bytes (f), i, cur[i]);
+      ref_put_word (raster, (gsize) (line - 1) * 2 * S + i, cur[i]);
     tmp = prev;
     prev = cur;
     cur = tmp;
@@ -317,7 +328,7 @@ get_line (const RefFormat * f, const guint8 * raster, guint line, guint16 * w)
   guint i;
 
   for (i = 0; i < 2 * f->samples; i++)
-    w[i] = ref_get_word (raster + (line - 1) * ref_line_bytes (f), i);
+    w[i] = ref_get_word (raster, (gsize) (line - 1) * 2 * f->samples + i);
 }
 
 /* ST 291-1: b8 even parity of b0-b7, b9 = !b8 */

@@ -41,6 +41,8 @@ extern const RefFormat ref_720p50;
 /* ST 2022-6's other HD rasters */
 extern const RefFormat ref_720p25;
 extern const RefFormat ref_720p2997;
+extern const RefFormat ref_720p24;
+extern const RefFormat ref_720p2398;
 extern const RefFormat ref_1080psf2398;
 extern const RefFormat ref_1080psf25;
 extern const RefFormat ref_1080psf2997;
@@ -52,6 +54,8 @@ extern const RefFormat ref_2048psf2997;
 extern const RefFormat ref_525i;
 extern const RefFormat ref_625i;
 
+/* whole-byte lines only (not 720p23.98/24, whose lines are 10,312.5
+ * bytes: address their words from the frame start) */
 gsize ref_line_bytes (const RefFormat * f);
 gsize ref_frame_bytes (const RefFormat * f);
 guint ref_datagrams (const RefFormat * f);

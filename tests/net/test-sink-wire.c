@@ -238,6 +238,22 @@ GST_START_TEST (test_wire_720p25_v210)
 
 GST_END_TEST;
 
+/* ST 296's 4125-sample lines: 10,312.5 bytes, every second one starting
+ * half way through a byte; the reference addresses words by bit */
+GST_START_TEST (test_wire_720p24_uyvp)
+{
+  check_sink_wire (&ref_720p24, "UYVP", FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_720p2398_v210)
+{
+  check_sink_wire (&ref_720p2398, "v210", FALSE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_wire_1080psf2398_uyvp)
 {
   /* interleaved without field-order at a rate 1080i does not have */
@@ -452,6 +468,8 @@ sink_wire_suite (void)
   tcase_add_test (tc, test_wire_720p5994_v210);
   tcase_add_test (tc, test_wire_720p2997_uyvp);
   tcase_add_test (tc, test_wire_720p25_v210);
+  tcase_add_test (tc, test_wire_720p24_uyvp);
+  tcase_add_test (tc, test_wire_720p2398_v210);
   tcase_add_test (tc, test_wire_1080psf2398_uyvp);
   tcase_add_test (tc, test_wire_1080psf25_psf_property);
   tcase_add_test (tc, test_wire_1080psf2997_from_progressive_v210);

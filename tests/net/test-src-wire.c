@@ -255,6 +255,21 @@ GST_START_TEST (test_src_720p2997_v210)
 
 GST_END_TEST;
 
+/* 4125-sample lines (10,312.5 bytes) from the reference encoder */
+GST_START_TEST (test_src_720p24_uyvp)
+{
+  check_src_exact (&ref_720p24, "UYVP", 300, 3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_720p2398_v210)
+{
+  check_src_exact (&ref_720p2398, "v210", 65500, 4);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_src_1080psf25_uyvp)
 {
   check_src_exact (&ref_1080psf25, "UYVP", 310, 2);
@@ -392,6 +407,15 @@ byte_lost (gsize off, const gint * drop)
   return FALSE;
 }
 
+/* Is any bit of the picture byte at raster bit @bit (8 bits) in one of the
+ * @drop datagrams?  (720p23.98/24: a byte of every second line straddles
+ * two wire bytes, and a datagram boundary can cut it.) */
+static gboolean
+bits_lost (gsize bit, const gint * drop)
+{
+  return byte_lost (bit / 8, drop) || byte_lost ((bit + 7) / 8, drop);
+}
+
 static guint
 count_drops (const gint * drop)
 {
@@ -414,8 +438,8 @@ check_loss (const RefFormat * f, const gchar * format, const gint * drop0,
   guint16 port = net_test_port ();
   guint8 **pics = net_make_pictures (f, N, 99);
   guint n = ref_datagrams (f), k, row;
-  gsize ustride = f->width * 5 / 2, lb = ref_line_bytes (f);
-  gsize act_off = (f->samples - f->width) * 5 / 2;
+  gsize ustride = f->width * 5 / 2, lb = (gsize) f->samples * 20;
+  gsize act_off = (gsize) (f->samples - f->width) * 20;
   const gint *drops[] = { drop0, NULL, drop2, NULL, NULL, drop5 };
   guint expect_lost = count_drops (drop0) + count_drops (drop2) +
       count_drops (drop5);
@@ -449,15 +473,16 @@ check_loss (const RefFormat * f, const gchar * format, const gint * drop0,
     fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (buf,
             GST_BUFFER_FLAG_CORRUPTED), drops[k] != NULL);
     for (row = 0; row < f->height; row++) {
+      /* in bits: 720p23.98/24's lines are not whole bytes */
       gsize line_off = (ref_row_to_line (f, row) - 1) * lb + act_off, b;
       for (b = 0; b < ustride; b++) {
-        guint8 expect = byte_lost (line_off + b, drop) ?
+        guint8 expect = bits_lost (line_off + 8 * b, drop) ?
             (prev ? prev[row * ustride + b] : black_byte (b)) :
             pics[k][row * ustride + b];
         if (got[row * ustride + b] != expect)
           fail ("frame %u row %u byte %" G_GSIZE_FORMAT ": got %02x, "
               "expected %02x (%s)", k, row, b, got[row * ustride + b], expect,
-              byte_lost (line_off + b, drop) ? "concealed" : "received");
+              bits_lost (line_off + 8 * b, drop) ? "concealed" : "received");
       }
     }
     g_free (got);
@@ -515,6 +540,21 @@ GST_START_TEST (test_src_loss_720p2997_v210)
   const gint drop5[] = { 2000, n - 1, -1 };
 
   check_loss (&ref_720p2997, "v210", drop0, drop2, drop5);
+}
+
+GST_END_TEST;
+
+/* 1100 and 1101 lie in line 147 (odd: it starts on a whole byte), 2605
+ * and 4001 in lines 348 and 534 (even: half way through a byte, so the
+ * datagram boundaries cut picture bytes, which are concealed whole) */
+GST_START_TEST (test_src_loss_720p24_uyvp)
+{
+  const gint n = ref_datagrams (&ref_720p24);
+  const gint drop0[] = { 1100, 1101, 2605, -1 };
+  const gint drop2[] = { 3, 1000, 4001, n - 1, -1 };
+  const gint drop5[] = { 2000, n - 1, -1 };
+
+  check_loss (&ref_720p24, "UYVP", drop0, drop2, drop5);
 }
 
 GST_END_TEST;
@@ -745,6 +785,8 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_720p5994_v210);
   tcase_add_test (tc, test_src_720p25_uyvp);
   tcase_add_test (tc, test_src_720p2997_v210);
+  tcase_add_test (tc, test_src_720p24_uyvp);
+  tcase_add_test (tc, test_src_720p2398_v210);
   tcase_add_test (tc, test_src_1080psf25_uyvp);
   tcase_add_test (tc, test_gateway_keeps_psf25);
   tcase_add_test (tc, test_src_1080psf2997_v210);
@@ -757,6 +799,7 @@ src_wire_suite (void)
   tcase_add_test (tc, test_src_loss_concealment_v210);
   tcase_add_test (tc, test_src_loss_2048psf2997_uyvp);
   tcase_add_test (tc, test_src_loss_720p2997_v210);
+  tcase_add_test (tc, test_src_loss_720p24_uyvp);
   tcase_add_test (tc, test_src_drop_corrupted);
   tcase_add_test (tc, test_src_garbage_and_restart);
   tcase_add_test (tc, test_src_format_change);

@@ -142,8 +142,38 @@ GST_START_TEST (test_format_table)
   fail_unless (st2022_format_psf_of (st2022_format_from_name ("525i59.94"))
       == NULL);
   fail_unless (st2022_format_psf_of (NULL) == NULL);
-  /* 4125 samples per line are not whole bytes (10312.5): not carried */
-  fail_unless (st2022_format_from_name ("720p24") == NULL);
+  /* ST 296's 4125 samples a line: 10,312.5 bytes on the wire; in memory
+   * a blank pair more (8252 words, 10,315 bytes), the wire's counts from
+   * the wire size */
+  f = st2022_format_from_name ("720p24");
+  fail_unless (f != NULL && f->half_byte_lines && !f->interlaced);
+  fail_unless_equals_int (f->frame_code, 0x30);
+  fail_unless_equals_int (f->frate_code, 0x1A);
+  fail_unless_equals_int (f->cf_code, 2);
+  fail_unless_equals_int (f->samples_per_line, 4125);
+  fail_unless_equals_int (f->line_words, 8252);
+  fail_unless_equals_int (f->line_bytes, 10315);
+  fail_unless_equals_int (f->active_offset, 7115);
+  fail_unless_equals_uint64 (f->frame_bytes, 7736250);
+  fail_unless_equals_uint64 (f->wire_bytes, 7734375);
+  fail_unless_equals_int (f->datagrams_per_frame, 5621);
+  fail_unless_equals_int (f->last_payload_bytes, 1255);
+  fail_unless_equals_int (f->vts_increment, 6187500);
+  fail_unless_equals_int (f->rtp_ts_increment, 1125000);
+  f = st2022_format_from_codes (0x30, 0x1B, 1);
+  fail_unless (f != NULL && f->half_byte_lines);
+  fail_unless_equals_string (f->name, "720p23.98");
+  fail_unless_equals_int (f->rtp_ts_increment, 1126125);
+  fail_unless (st2022_format_from_video (1280, 720, FALSE, 24000, 1001) == f);
+  fail_unless (st2022_format_psf_of (f) == NULL);
+  /* every other raster is whole bytes: memory and wire agree */
+  for (i = 0; i < st2022_format_count (); i++) {
+    const St2022Format *g = st2022_format_get (i);
+    if (g->half_byte_lines)
+      continue;
+    fail_unless_equals_int (g->line_words, g->samples_per_line * 2);
+    fail_unless_equals_uint64 (g->wire_bytes, g->frame_bytes);
+  }
 
   /* SD (ST 125 / BT.656): 1716 and 1728 words per line */
   f = st2022_format_from_name ("525i59.94");
@@ -244,12 +274,18 @@ GST_START_TEST (test_format_table)
     if (g->psf)
       fail_unless (g->interlaced);
     fail_unless (st2022_format_from_name (g->name) == g);
-    fail_unless_equals_uint64 (g->frame_bytes,
+    fail_unless_equals_uint64 (g->wire_bytes,
         (guint64) g->total_lines * g->samples_per_line * 20 / 8);
+    fail_unless_equals_int (g->half_byte_lines, g->samples_per_line % 2);
+    fail_unless_equals_int (g->line_words % 4, 0);
+    fail_unless_equals_int (g->line_words, g->samples_per_line * 2 +
+        (g->half_byte_lines ? 2 : 0));
+    fail_unless_equals_uint64 (g->frame_bytes,
+        (guint64) g->total_lines * g->line_words * 10 / 8);
     fail_unless_equals_int (g->datagrams_per_frame,
-        (g->frame_bytes + 1375) / 1376);
+        (g->wire_bytes + 1375) / 1376);
     fail_unless_equals_int (g->last_payload_bytes,
-        g->frame_bytes - (g->datagrams_per_frame - 1) * 1376);
+        g->wire_bytes - (g->datagrams_per_frame - 1) * 1376);
     /* the video timestamp clock advances by the frame's word count */
     fail_unless_equals_uint64 ((guint64) g->vts_increment * g->fps_n,
         (guint64) g->total_lines * g->samples_per_line * 2 * g->fps_n);
