@@ -630,8 +630,19 @@ GST_START_TEST (test_caps_not_supported_through_queue)
   /* every template structure is one SDI format: fixed size and rate */
   templ = gst_element_get_pad_template (sink, "sink");
   caps = gst_pad_template_get_caps (templ);
-  /* every raster of docs/st2022-6.md's table: SD, HD, 3G, PsF, 2048 */
-  fail_unless_equals_int (gst_caps_get_size (caps), 36);
+  /* every raster of docs/st2022-6.md's table: SD, HD, 3G, PsF, 2048,
+   * 720p23.98 and 720p24 */
+  fail_unless_equals_int (gst_caps_get_size (caps), 38);
+  {
+    GstCaps *c24 = gst_caps_from_string ("video/x-raw,format=UYVP,"
+        "width=1280,height=720,framerate=24/1");
+    GstCaps *c2398 = gst_caps_from_string ("video/x-raw,format=v210,"
+        "width=1280,height=720,framerate=24000/1001");
+    fail_unless (gst_caps_can_intersect (c24, caps));
+    fail_unless (gst_caps_can_intersect (c2398, caps));
+    gst_caps_unref (c24);
+    gst_caps_unref (c2398);
+  }
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *st = gst_caps_get_structure (caps, i);
     fail_unless (gst_structure_has_field_typed (st, "width", G_TYPE_INT));

@@ -455,6 +455,159 @@ GST_START_TEST (test_checker_counts)
 
 GST_END_TEST;
 
+/* bit-serial helpers, independent of the core's word packing */
+static guint
+get_bits10 (const guint8 * buf, guint64 bit)
+{
+  guint v = 0, k;
+
+  for (k = 0; k < 10; k++, bit++)
+    v = v << 1 | ((buf[bit / 8] >> (7 - bit % 8)) & 1);
+  return v;
+}
+
+static void
+put_bits10 (guint8 * buf, guint64 bit, guint v)
+{
+  guint k;
+
+  for (k = 0; k < 10; k++, bit++) {
+    guint8 m = (guint8) (0x80 >> (bit % 8));
+    if ((v >> (9 - k)) & 1)
+      buf[bit / 8] |= m;
+    else
+      buf[bit / 8] &= ~m;
+  }
+}
+
+/* 720p23.98/24: the wire layout is the standard's 8250 words a line back
+ * to back (built here word by word from the memory layout, whose extra
+ * pair before SAV must be blank), and from_wire() gives the memory layout
+ * back; the spans of every datagram are the picture bytes any of whose
+ * bits it carries; concealment replaces exactly those bytes */
+GST_START_TEST (test_half_byte_lines)
+{
+  const char *names[] = { "720p24", "720p23.98" };
+  guint fi;
+
+  for (fi = 0; fi < G_N_ELEMENTS (names); fi++) {
+    const St2022Format *f = st2022_format_from_name (names[fi]);
+    St2022RasterWriter *w = st2022_raster_writer_new (f);
+    gsize us = f->active_bytes, i, lo, hi;
+    guint8 *pic = g_malloc (us * f->height);
+    guint8 *mem = g_malloc (f->frame_bytes), *wire, *want;
+    guint8 *black = g_malloc (f->frame_bytes), *prev;
+    guint nw = f->samples_per_line * 2, pad = f->line_words - f->width * 2 -
+        10, line, j, d;
+    GRand *rand = g_rand_new_with_seed (fi + 7);
+    St2022RasterCheck chk = { 0 };
+    guint32 *map = g_new0 (guint32, (f->datagrams_per_frame + 31) / 32);
+
+    fail_unless (f != NULL && f->half_byte_lines);
+    for (i = 0; i < us * f->height; i++)
+      pic[i] = (guint8) g_rand_int (rand);
+    fail_unless_equals_int (st2022_raster_writer_write (w, mem,
+            f->frame_bytes, ST2022_PIXEL_UYVP, pic, us), ST2022_OK);
+    st2022_raster_check (f, mem, f->frame_bytes, NULL, &chk);
+    fail_unless_equals_int (chk.trs_errors + chk.ln_errors + chk.crc_errors,
+        0);
+    want = g_malloc0 (f->wire_bytes);
+    for (line = 0; line < f->total_lines; line++) {
+      guint64 mb = (guint64) line * f->line_bytes * 8;
+      fail_unless_equals_int (get_bits10 (mem, mb + pad * 10), 0x200);
+      fail_unless_equals_int (get_bits10 (mem, mb + (pad + 1) * 10), 0x040);
+      for (j = 0; j < nw; j++)
+        put_bits10 (want, (guint64) line * nw * 10 + j * 10,
+            get_bits10 (mem, mb + (j < pad ? j : j + 2) * 10));
+    }
+    wire = g_memdup2 (mem, f->frame_bytes);
+    st2022_raster_to_wire (f, wire);
+    fail_unless (memcmp (wire, want, f->wire_bytes) == 0, "%s", f->name);
+    st2022_raster_from_wire (f, wire);
+    fail_unless (memcmp (wire, mem, f->frame_bytes) == 0, "%s", f->name);
+    /* a memory byte's wire place */
+    fail_unless_equals_uint64 (st2022_raster_wire_offset (f, 0), 0);
+    fail_unless_equals_uint64 (st2022_raster_wire_offset (f,
+            f->line_bytes + f->active_offset), (f->samples_per_line * 20 +
+            (f->samples_per_line - f->width) * 20) / 8);
+
+    /* spans against the bits: picture byte b of row r is wire bits
+     * [line start + (samples - width) * 20 + 8b, + 8) */
+    for (d = 0; d < f->datagrams_per_frame; d++) {
+      St2022Span sp[2];
+      int n = st2022_datagram_spans (f, d, sp), k;
+      guint64 d0 = (guint64) d * 1376 * 8, d1 = d0 + 1376 * 8;
+      guint first_row = G_MAXUINT, count = 0;
+
+      fail_unless (n >= 0);
+      for (k = 0; k < n; k++) {
+        guint64 a0 = (guint64) (st2022_format_row_to_line (f,
+                sp[k].row) - 1) * nw * 10 + (guint64) (nw - f->width * 2) *
+            10;
+        /* the first and last bytes touch the datagram, the ones just
+         * outside do not */
+        fail_unless (a0 + 8 * (sp[k].offset + 1) > d0);
+        fail_unless (a0 + 8 * (guint64) sp[k].offset < d1);
+        fail_unless (sp[k].offset == 0 || a0 + 8 * (guint64) sp[k].offset <=
+            d0);
+        fail_unless (sp[k].offset + sp[k].length == us ||
+            a0 + 8 * (guint64) (sp[k].offset + sp[k].length) >= d1);
+        if (first_row == G_MAXUINT)
+          first_row = sp[k].row;
+        count += sp[k].length;
+      }
+      (void) count;
+    }
+
+    /* conceal datagram 3000 (inside row 373's line, an even line: its
+     * picture starts half way through a byte) with black */
+    memset (map, 0, (f->datagrams_per_frame + 31) / 32 * 4);
+    map[3000 / 32] |= 1u << (3000 % 32);
+    memcpy (black, mem, f->frame_bytes);
+    fail_unless_equals_int (st2022_conceal_raster (f, map, black, NULL),
+        ST2022_OK);
+    prev = g_malloc0 (f->frame_bytes);
+    fail_unless_equals_int (st2022_conceal_raster (f, map, mem, prev),
+        ST2022_OK);
+    /* a memory byte lies at most 2.5 bytes a line after its wire byte:
+     * outside this window nothing changed */
+    lo = (gsize) 3000 * 1376 - 8;
+    hi = (gsize) 3001 * 1376 + f->total_lines * 3;
+    fail_unless (memcmp (mem, black, lo) == 0);
+    fail_unless (memcmp (mem + hi, black + hi, f->frame_bytes - hi) == 0);
+    for (i = lo; i < hi; i++) {
+      /* the wire bits of memory byte i */
+      gsize line_i = i / f->line_bytes, nib = (i % f->line_bytes) * 2;
+      guint64 wb;
+      gboolean in;
+
+      if (nib >= (gsize) pad * 5 / 2 + 5)
+        nib -= 5;
+      else if (nib >= (gsize) pad * 5 / 2)
+        continue;               /* the pad: either way blank */
+      wb = (guint64) line_i * nw * 10 + nib * 4;
+      in = (wb / 11008 == 3000) || ((wb + 7) / 11008 == 3000);
+      if (in) {
+        fail_unless (mem[i] == 0, "byte %" G_GSIZE_FORMAT, i);
+      } else {
+        fail_unless (mem[i] == black[i], "byte %" G_GSIZE_FORMAT, i);
+      }
+    }
+
+    g_free (map);
+    g_free (prev);
+    g_free (black);
+    g_free (want);
+    g_free (wire);
+    g_free (mem);
+    g_free (pic);
+    g_rand_free (rand);
+    st2022_raster_writer_free (w);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_arguments)
 {
   const St2022Format *f = st2022_format_from_name ("720p50");
@@ -504,6 +657,7 @@ st2022_raster_suite (void)
   tcase_add_test (tc, test_writer_consecutive_frames);
   tcase_add_test (tc, test_writer_reserved_rows_across_frames);
   tcase_add_test (tc, test_checker_counts);
+  tcase_add_test (tc, test_half_byte_lines);
   tcase_add_test (tc, test_bad_arguments);
   return s;
 }
