@@ -134,41 +134,54 @@ line_parts (const St2022Format * fmt, gsize * head, gsize * rest)
   *rest = (gsize) (fmt->line_words - pad - 2) * 5 / 2;
 }
 
+/* The layouts of a half_byte_lines format in nibbles: FALSE for others */
+typedef struct
+{
+  gsize head, rest;             /* a line's parts before and after the pad */
+  gsize mem_line, wire_line;    /* a line in memory and on the wire */
+} Layout;
+
+static gboolean
+layout_of (const St2022Format * fmt, const guint8 * raster, Layout * l)
+{
+  if (fmt == NULL || raster == NULL || !fmt->half_byte_lines)
+    return FALSE;
+  line_parts (fmt, &l->head, &l->rest);
+  l->mem_line = (gsize) fmt->line_bytes * 2;
+  l->wire_line = l->head + l->rest;
+  return TRUE;
+}
+
 void
 st2022_raster_to_wire (const St2022Format * fmt, guint8 * raster)
 {
-  gsize head, rest, mem_line, wire_line;
+  Layout l;
   guint line;
 
-  if (fmt == NULL || raster == NULL || !fmt->half_byte_lines)
+  if (!layout_of (fmt, raster, &l))
     return;
-  line_parts (fmt, &head, &rest);
-  mem_line = (gsize) fmt->line_bytes * 2;
-  wire_line = head + rest;
   /* every line moves towards the start, by 5 nibbles per line before it */
   for (line = 0; line < fmt->total_lines; line++) {
-    gsize s = line * mem_line, d = line * wire_line;
-    move_nibbles (raster, d, s, head);
-    move_nibbles (raster, d + head, s + head + 5, rest);
+    gsize s = line * l.mem_line, d = line * l.wire_line;
+    move_nibbles (raster, d, s, l.head);
+    move_nibbles (raster, d + l.head, s + l.head + 5, l.rest);
   }
 }
 
 void
 st2022_raster_from_wire (const St2022Format * fmt, guint8 * raster)
 {
-  gsize head, rest, mem_line, wire_line;
+  Layout l;
   guint line;
 
-  if (fmt == NULL || raster == NULL || !fmt->half_byte_lines)
+  if (!layout_of (fmt, raster, &l))
     return;
-  line_parts (fmt, &head, &rest);
-  mem_line = (gsize) fmt->line_bytes * 2;
-  wire_line = head + rest;
+  /* from the end: every line moves towards it */
   for (line = fmt->total_lines; line-- > 0;) {
-    gsize s = line * wire_line, d = line * mem_line;
-    move_nibbles (raster, d + head + 5, s + head, rest);
-    move_nibbles (raster, d, s, head);
-    put_pad (raster, d + head);
+    gsize s = line * l.wire_line, d = line * l.mem_line;
+    move_nibbles (raster, d + l.head + 5, s + l.head, l.rest);
+    move_nibbles (raster, d, s, l.head);
+    put_pad (raster, d + l.head);
   }
 }
 
