@@ -305,8 +305,9 @@ typedef struct
 {
   const RefFormat *f;
   guint8 **pics;
-  gint frames;                  /* atomic */
+  gint frames;                  /* atomic; under @lock too, for @cond */
   GMutex lock;
+  GCond cond;
   GPtrArray *got;               /* GstSample of a copy of each frame */
   guint differ;                 /* not bit-exact (and not flagged) */
   guint corrupted;              /* flagged CORRUPTED */
@@ -326,8 +327,9 @@ judge_sample (GstAppSink * sink, gpointer user_data)
   gst_sample_unref (s);
   g_mutex_lock (&j->lock);
   g_ptr_array_add (j->got, kept);
-  g_mutex_unlock (&j->lock);
   g_atomic_int_add (&j->frames, 1);
+  g_cond_broadcast (&j->cond);
+  g_mutex_unlock (&j->lock);
   return GST_FLOW_OK;
 }
 
@@ -354,6 +356,39 @@ judge_frames (Judge * j)
       }
       g_free (got);
     }
+  }
+}
+
+/* Waits until the receiver has output @frames frames, and has posted an
+ * st2022-stats (every stats-interval) counting at least @want[p] datagrams
+ * on each path, or until @deadline (monotonic µs): the judgement after
+ * it says what was missing */
+static void
+wait_receiver (GstBus * bus, Judge * j, gint frames, const guint64 want[2],
+    gint64 deadline)
+{
+  g_mutex_lock (&j->lock);
+  while (g_atomic_int_get (&j->frames) < frames
+      && g_cond_wait_until (&j->cond, &j->lock, deadline));
+  g_mutex_unlock (&j->lock);
+  for (;;) {
+    gint64 left = deadline - g_get_monotonic_time ();
+    GstMessage *msg = left > 0 ? gst_bus_timed_pop_filtered (bus,
+        left * 1000, GST_MESSAGE_ELEMENT) : NULL;
+    const GstStructure *s;
+    guint64 got[2] = { 0, 0 };
+
+    if (msg == NULL)
+      return;
+    s = gst_message_get_structure (msg);
+    if (gst_structure_has_name (s, "st2022-stats")
+        && gst_structure_get_uint64 (s, "packets-primary", &got[0])
+        && gst_structure_get_uint64 (s, "packets-secondary", &got[1])
+        && got[0] >= want[0] && got[1] >= want[1]) {
+      gst_message_unref (msg);
+      return;
+    }
+    gst_message_unref (msg);
   }
 }
 
@@ -432,7 +467,6 @@ run (Scenario sc)
   gchar *desc;
   guint64 lost[2], recovered = 0, both = 0, i;
   guint p, src_port[2];
-  gint64 deadline;
   guint64 lo = G_MAXUINT64, hi = 0, want_mask = 0;
   RunResult result = RUN_UNJUDGED;
 
@@ -441,7 +475,7 @@ run (Scenario sc)
   /* the receiver on two ephemeral ports, read back */
   desc = g_strdup_printf ("st2022src name=src port=0 secondary-address="
       "127.0.0.1 secondary-port=0 seamless-window=%u timeout=%" G_GUINT64_FORMAT
-      " stats-interval=0 ! video/x-raw,format=UYVP ! appsink name=sink "
+      " stats-interval=20 ! video/x-raw,format=UYVP ! appsink name=sink "
       "sync=false", WINDOW_MS, (guint64) TIMEOUT_MS * GST_MSECOND);
   rpipe = gst_parse_launch (desc, NULL);
   g_free (desc);
@@ -449,6 +483,7 @@ run (Scenario sc)
   rsrc = gst_bin_get_by_name (GST_BIN (rpipe), "src");
   rsink = gst_bin_get_by_name (GST_BIN (rpipe), "sink");
   g_mutex_init (&judge.lock);
+  g_cond_init (&judge.cond);
   judge.got = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_sample_unref);
   gst_app_sink_set_callbacks (GST_APP_SINK (rsink), &cb, &judge, NULL);
@@ -481,12 +516,8 @@ run (Scenario sc)
   /* everything sent is in the relay's sockets: it passes it all on */
   g_atomic_int_set (&relay.stop, 1);
   g_thread_join (relay.thread);
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while ((src_stat (rsrc, "packets-primary") < relay.forwarded[0]
-          || src_stat (rsrc, "packets-secondary") < relay.forwarded[1]
-          || g_atomic_int_get (&judge.frames) < N_FRAMES)
-      && g_get_monotonic_time () < deadline)
-    g_usleep (10000);
+  wait_receiver (bus, &judge, N_FRAMES, relay.forwarded,
+      g_get_monotonic_time () + 10 * G_USEC_PER_SEC);
   gst_element_set_state (rpipe, GST_STATE_NULL);
   g_object_get (rsrc, "stats", &st, NULL);
   GST_INFO ("receiver: %" GST_PTR_FORMAT, st);
@@ -594,6 +625,7 @@ run (Scenario sc)
 done:
   g_ptr_array_unref (judge.got);
   g_mutex_clear (&judge.lock);
+  g_cond_clear (&judge.cond);
   gst_structure_free (st);
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   gst_object_unref (bus);

@@ -78,6 +78,38 @@ leave (void)
   fail_unless (setns (ns_orig, CLONE_NEWNET) == 0);
 }
 
+/* Waits for an st2022-stats of the receiver's (every stats-interval; the
+ * receive thread goes on after EOS) counting @primary datagrams on the
+ * primary and at least @secondary on the secondary */
+static void
+wait_paths (GstElement * pipeline, guint64 primary, guint64 secondary)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  for (;;) {
+    gint64 left = deadline - g_get_monotonic_time ();
+    GstMessage *msg = left > 0 ? gst_bus_timed_pop_filtered (bus,
+        left * 1000, GST_MESSAGE_ELEMENT) : NULL;
+    const GstStructure *st;
+    guint64 v[2] = { 0, 0 };
+
+    fail_unless (msg != NULL, "no st2022-stats with %" G_GUINT64_FORMAT
+        " datagrams on the primary and %" G_GUINT64_FORMAT " on the "
+        "secondary", primary, secondary);
+    st = gst_message_get_structure (msg);
+    if (gst_structure_has_name (st, "st2022-stats")
+        && gst_structure_get_uint64 (st, "packets-primary", &v[0])
+        && gst_structure_get_uint64 (st, "packets-secondary", &v[1])
+        && v[0] == primary && v[1] >= secondary) {
+      gst_message_unref (msg);
+      break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+}
+
 static void
 two_paths (gboolean secondary_cut)
 {
@@ -96,7 +128,7 @@ two_paths (gboolean secondary_cut)
   desc = g_strdup_printf ("st2022src name=src transport=packet iface=%s "
       "address=10.81.0.2 port=5004 secondary-iface=%s secondary-address="
       "10.82.0.2 secondary-port=5006 seamless-window=200 num-buffers=%u "
-      "stats-interval=0 ! "
+      "stats-interval=20 ! "
       "video/x-raw,format=UYVP ! appsink name=sink sync=false", ifs[1],
       ifs[3], N);
   net_receiver_start (&r, desc);
@@ -118,22 +150,7 @@ two_paths (gboolean secondary_cut)
   rst = net_run_until_eos (r.pipeline, NULL, 60);
   /* then everything both paths brought counted (the secondary's last
    * copies may come after the last frame left) */
-  {
-    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    do {
-      g_object_get (r.src, "stats", &rst, NULL);
-      if (net_stat (rst, "packets-primary") == total
-          && net_stat (rst, "packets-secondary") == (secondary_cut ? 0 :
-              total))
-        break;
-      gst_structure_free (rst);
-      rst = NULL;
-      g_usleep (10000);
-    } while (g_get_monotonic_time () < deadline);
-    if (rst)
-      gst_structure_free (rst);
-  }
+  wait_paths (r.pipeline, total, secondary_cut ? 0 : total);
   gst_element_set_state (r.pipeline, GST_STATE_NULL);
   g_object_get (r.src, "stats", &rst, NULL);
 
@@ -306,34 +323,6 @@ late_pop_until (GstElement * pipeline, const gchar * stop, guint * downs,
   return TRUE;
 }
 
-/* Waits for an st2022-stats of the receiver's in which every datagram has
- * come on the primary (the receive thread goes on after EOS) */
-static void
-late_wait_primary (GstElement * pipeline, guint64 total)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  for (;;) {
-    gint64 left = deadline - g_get_monotonic_time ();
-    GstMessage *msg = left > 0 ? gst_bus_timed_pop_filtered (bus,
-        left * 1000, GST_MESSAGE_ELEMENT) : NULL;
-    const GstStructure *st;
-    guint64 v = 0;
-
-    fail_unless (msg != NULL, "the primary never brought all %"
-        G_GUINT64_FORMAT " datagrams", total);
-    st = gst_message_get_structure (msg);
-    if (gst_structure_has_name (st, "st2022-stats")
-        && gst_structure_get_uint64 (st, "packets-primary", &v) && v == total) {
-      gst_message_unref (msg);
-      break;
-    }
-    gst_message_unref (msg);
-  }
-  gst_object_unref (bus);
-}
-
 /* FALSE: the machine dropped datagrams before the receiver read them, or
  * frames because the test's consumer was stalled (a loaded machine), which
  * this test cannot judge: run again */
@@ -428,7 +417,7 @@ secondary_late (gboolean missing)
       && late_pop_until (r.pipeline, NULL, &downs, &ups, &warnings);
   sst = net_run_until_eos (tx, "sink", 60);
   if (judged)
-    late_wait_primary (r.pipeline, total);
+    wait_paths (r.pipeline, total, 0);
   gst_element_set_state (r.pipeline, GST_STATE_NULL);
   g_object_get (r.src, "stats", &rst, NULL);
   if (net_stat (rst, "packets-overflow") || net_stat (rst, "overflow-events")
