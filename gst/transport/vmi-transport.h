@@ -181,6 +181,14 @@ vmi_tx_frame_unref (VmiTxFrame * f)
     f->release (f, f->user_data);
 }
 
+/* Drops @n references at once (a transport that took them together). */
+static inline void
+vmi_tx_frame_unref_n (VmiTxFrame * f, gint n)
+{
+  if (n > 0 && g_atomic_int_add (&f->refs, -n) == n && f->release)
+    f->release (f, f->user_data);
+}
+
 /* TRUE when [p, p + len) lies in the frame's stable memory. */
 static inline gboolean
 vmi_tx_frame_contains (const VmiTxFrame * f, const void *p, gsize len)

@@ -94,6 +94,7 @@ typedef struct
   guint net_hdr_payload;
   VmiGapOpcode gap_opcode;
   gboolean zerocopy;            /* payloads may stay in frame memory */
+  struct rte_mempool *run_pool; /* TxRun, one pool per port */
   gboolean iova_va;
   const VmiTxFrame *dma_frame;  /* the last frame checked for DMA memory */
   const guint8 *dma_mem;
@@ -112,6 +113,43 @@ typedef struct
   guint64 rx_filtered;
   guint64 drop_base;            /* port counters at open */
 } VmiTransportDpdk;
+
+/* One fast-path run's payload mbufs (all of one frame) share this
+ * external-buffer info: each mbuf's free only counts the shared
+ * reference down, and the last one gives back the run's frame references
+ * and attached counts at once (per datagram a callback and an atomic
+ * operation fewer). From a pool per port: the info must outlive whichever
+ * of the run's mbufs is freed first. */
+typedef struct
+{
+  struct rte_mbuf_ext_shared_info shinfo;
+  VmiTxFrame *frame;
+  VmiDpdkPort *port;
+  struct rte_mempool *pool;
+  /* the datagrams of the run the PMD took: one frame reference and one
+   * attached count each, as build_datagram() takes */
+  gint n;
+} TxRun;
+
+/* TX_POOL_SIZE in vmi-dpdk-context.c: never more runs than payload mbufs */
+#define RUN_POOL_SIZE 16383
+#define RUN_POOL_CACHE 256
+
+static struct rte_mempool *
+run_pool_get (VmiDpdkPort * port)
+{
+  gchar name[RTE_MEMPOOL_NAMESIZE];
+  struct rte_mempool *mp;
+  int socket = rte_eth_dev_socket_id (port->id);
+
+  g_snprintf (name, sizeof (name), "vmi_run_%u", port->id);
+  mp = rte_mempool_lookup (name);
+  if (mp == NULL)
+    mp = rte_mempool_create (name, RUN_POOL_SIZE, sizeof (TxRun),
+        RUN_POOL_CACHE, 0, NULL, NULL, NULL, NULL,
+        socket < 0 ? (int) rte_socket_id () : socket, 0);
+  return mp;
+}
 
 static void vmi_transport_dpdk_close (VmiTransport * t);
 
@@ -275,6 +313,8 @@ open_send (VmiTransportDpdk * d, const VmiTransportConfig * cfg,
    * frame memory registered for it (vmi-dma.h, vmi-dpdk-context.c):
    * frame_dma_ok() picks per frame, the rest is copied */
   d->zerocopy = d->port->chains;
+  /* without it every datagram takes build_datagram() */
+  d->run_pool = d->zerocopy ? run_pool_get (d->port) : NULL;
   if (!d->port->chains)
     append_warning (d, g_strdup_printf ("DPDK port %u (%s, driver %s) takes "
             "no multi-segment mbufs: payloads are copied (no zero-copy TX)",
@@ -476,6 +516,36 @@ frame_dma_ok (VmiTransportDpdk * d, const VmiTxFrame * f)
   return d->dma_ok;
 }
 
+static void
+run_free (void *addr, void *opaque)
+{
+  TxRun *run = opaque;
+  VmiDpdkPort *port = run->port;
+  gint n = run->n;
+
+  vmi_tx_frame_unref_n (run->frame, n);
+  rte_mempool_put (run->pool, run);
+  g_atomic_int_add (&port->tx_attached, -n);
+}
+
+/* A datagram of a run that the PMD did not take gives its frame reference
+ * and attached count back now, before its mbufs are freed (the run's last
+ * free, which may come later from the PMD, gives back the rest). */
+static void
+run_untaken (struct rte_mbuf *h)
+{
+  struct rte_mbuf *e = h->next;
+  TxRun *run;
+
+  if (e == NULL || !RTE_MBUF_HAS_EXTBUF (e)
+      || e->shinfo->free_cb != run_free)
+    return;
+  run = e->shinfo->fcb_opaque;
+  run->n--;
+  vmi_tx_frame_unref (run->frame);
+  g_atomic_int_add (&run->port->tx_attached, -1);
+}
+
 /* The NIC is done with an attached payload. */
 static void
 ext_free (void *addr, void *opaque)
@@ -612,33 +682,46 @@ copy_header (guint8 * dst, const guint8 * src, guint len)
 }
 
 /* Builds up to @n datagrams of the fast kind (all of one frame) into @m,
- * two mbufs each taken from the pools in bulk; the frame references (one
- * per attached mbuf, as build_datagram() takes) and the port's attached
- * count are added once for the run. Returns how many (0: not the fast kind,
- * or a pool is empty). */
+ * two mbufs each taken from the pools in bulk, the payload mbufs sharing
+ * one TxRun; the frame references and the port's attached count (one per
+ * datagram, as build_datagram() takes) are added once for the run.
+ * Returns how many (0: not the fast kind, or a pool is empty). */
 static guint
 build_fast (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint n,
     struct rte_mbuf **m)
 {
   struct rte_mbuf *ext[TX_CHUNK];
   VmiTxFrame *f = dg[0].frame;
+  TxRun *run;
   guint r, i;
 
-  if (!d->zerocopy || f == NULL || !frame_dma_ok (d, f))
+  if (!d->zerocopy || f == NULL || d->run_pool == NULL
+      || !frame_dma_ok (d, f))
     return 0;
   for (r = 0; r < n && fast_datagram (&dg[r], f); r++);
   if (r == 0)
     return 0;
-  if (G_UNLIKELY (rte_pktmbuf_alloc_bulk (d->port->hdr_pool, m, r) != 0))
+  if (G_UNLIKELY (rte_mempool_get (d->run_pool, (void **) &run) != 0))
     return 0;
-  if (G_UNLIKELY (rte_pktmbuf_alloc_bulk (d->port->ext_pool, ext, r) != 0)) {
-    rte_pktmbuf_free_bulk (m, r);
+  if (G_UNLIKELY (rte_pktmbuf_alloc_bulk (d->port->hdr_pool, m, r) != 0)) {
+    rte_mempool_put (d->run_pool, run);
     return 0;
   }
+  if (G_UNLIKELY (rte_pktmbuf_alloc_bulk (d->port->ext_pool, ext, r) != 0)) {
+    rte_pktmbuf_free_bulk (m, r);
+    rte_mempool_put (d->run_pool, run);
+    return 0;
+  }
+  run->frame = f;
+  run->port = d->port;
+  run->pool = d->run_pool;
+  run->shinfo.free_cb = run_free;
+  run->shinfo.fcb_opaque = run;
+  run->n = r;
+  rte_mbuf_ext_refcnt_set (&run->shinfo, r);
   for (i = 0; i < r; i++) {
     const struct iovec *iov = dg[i].iov;
     struct rte_mbuf *h = m[i], *e = ext[i];
-    VmiDpdkExtPriv *priv = vmi_dpdk_ext_priv (e);
     guint8 *p = rte_pktmbuf_mtod (h, guint8 *);
     guint hl = iov[0].iov_len, pl = iov[1].iov_len;
     void *base = iov[1].iov_base;
@@ -650,14 +733,9 @@ build_fast (VmiTransportDpdk * d, const VmiTxDatagram * dg, guint n,
     h->nb_segs = 2;
     h->next = e;
 
-    priv->frame = f;
-    priv->port = d->port;
-    priv->shinfo.free_cb = ext_free;
-    priv->shinfo.fcb_opaque = priv;
-    rte_mbuf_ext_refcnt_set (&priv->shinfo, 1);
     rte_pktmbuf_attach_extbuf (e, base, d->iova_va ?
         (rte_iova_t) (uintptr_t) base : rte_mem_virt2iova (base), pl,
-        &priv->shinfo);
+        &run->shinfo);
     e->data_len = pl;
     e->pkt_len = pl;
   }
@@ -752,6 +830,8 @@ vmi_transport_dpdk_send_burst (VmiTransport * t, const VmiTxDatagram * dg,
     if (sent < built) {
       /* what the PMD did not take is ours to free (the frame references
        * go with it) */
+      for (i = sent; i < built; i++)
+        run_untaken (m[i]);
       rte_pktmbuf_free_bulk (&m[sent], built - sent);
       return done;
     }
