@@ -736,6 +736,7 @@ GST_START_TEST (test_retarget)
   guint i, a_frames, first_b;
   JsonBuilder *jb;
   JsonGenerator *gen;
+  GSocket *hold_b;
 
   frames_init (&f);
 
@@ -761,18 +762,20 @@ GST_START_TEST (test_retarget)
   /* sender B on another port; the controller connects the receiver to it
    * with B's own SDP */
   {
-    GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-        G_SOCKET_PROTOCOL_UDP, NULL);
     GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
     GSocketAddress *sa = g_inet_socket_address_new (lo, 0), *bound;
-    fail_unless (g_socket_bind (s, sa, FALSE, NULL));
-    bound = g_socket_get_local_address (s, NULL);
-    /* a free port: released just before st2022src binds it */
+
+    hold_b = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+        G_SOCKET_PROTOCOL_UDP, NULL);
+    fail_unless (g_socket_bind (hold_b, sa, FALSE, NULL));
+    bound = g_socket_get_local_address (hold_b, NULL);
+    /* a free port, held (B's datagrams wait there unread) until just
+     * before st2022src binds it: another socket of the machine cannot take
+     * it in between */
     port_b = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
     g_object_unref (bound);
     g_object_unref (sa);
     g_object_unref (lo);
-    g_object_unref (s);
   }
   pb = sender_pipeline (port_b, SSRC_B, NULL, &sink_b);
   play (pb);
@@ -811,6 +814,7 @@ GST_START_TEST (test_retarget)
 
   path = g_strdup_printf ("/x-nmos/connection/v1.1/single/receivers/%s/"
       "staged", receiver_id);
+  g_clear_object (&hold_b);
   body = http_ok ("PATCH", node_port, path, req, 200);
   {
     gchar *want = g_strdup_printf ("\"destination_port\":%d", port_b);
