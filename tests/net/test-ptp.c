@@ -583,13 +583,15 @@ on_epoch_once (gboolean receiver, guint attempt)
   fail_unless_equals_int (r_bad, 0);
   fail_unless_equals_int (steps_bad, 0);
   fail_unless (g_array_index (delays, gint64, 0) >= -SYNC_TOLERANCE_NS);
-  fail_unless (median < GST_MSECOND, "median %" G_GINT64_FORMAT " ns",
-      median);
-  in_bounds = g_array_index (delays, gint64, delays->len - 1) <
-      5 * GST_MSECOND;
+  /* a host that holds the sender off its core delays frames: the median
+   * (under 1 ms) and the latest (under 5 ms) decide whether this run
+   * counts; a run over either is reported and run again */
+  in_bounds = median < GST_MSECOND &&
+      g_array_index (delays, gint64, delays->len - 1) < 5 * GST_MSECOND;
   if (!in_bounds)
-    g_printerr ("attempt %u: a frame left %.1f ms after its alignment point "
-        "+ tx-offset (the bound is 5 ms)%s\n", attempt,
+    g_printerr ("attempt %u: frames left %.1f ms (median) and %.1f ms "
+        "(latest) after their alignment point + tx-offset (the bounds are "
+        "1 ms and 5 ms)%s\n", attempt, median / 1e6,
         g_array_index (delays, gint64, delays->len - 1) / 1e6,
         attempt < ATTEMPTS ? "; running again" : "");
   g_array_free (delays, TRUE);
@@ -618,8 +620,8 @@ GST_START_TEST (test_ptp_sender_on_epoch)
 
   for (attempt = 1; attempt <= ATTEMPTS && !ok; attempt++)
     ok = on_epoch_once (FALSE, attempt);
-  fail_unless (ok, "frames left more than 5 ms after their alignment point "
-      "in %d runs", ATTEMPTS);
+  fail_unless (ok, "frames left more than 1 ms (median) or 5 ms (latest) "
+      "after their alignment point in %d runs", ATTEMPTS);
 }
 
 GST_END_TEST;
