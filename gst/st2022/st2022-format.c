@@ -73,9 +73,6 @@ static const St2022Format formats[] = {
   P720 ("720p25", ST2022_FRATE_25, ST2022_CF_148_5MHZ, 3960, 25, 1),
   P720 ("720p29.97", ST2022_FRATE_29_97, ST2022_CF_148_5_1001MHZ, 3300, 30000, 1001),
   P720 ("720p30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 3300, 30, 1),
-  /* 4125 samples: lines of 10,312.5 bytes (half_byte_lines) */
-  P720 ("720p23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 4125, 24000, 1001),
-  P720 ("720p24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, 4125, 24, 1),
   /* after the interlaced 1080 formats: st2022_format_from_video() finds
    * those first where both exist */
   PSF1080 ("1080PsF23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 2750, 24000, 1001),
@@ -98,6 +95,10 @@ static const St2022Format formats[] = {
   PSF2048 ("2048PsF30", ST2022_FRATE_30, ST2022_CF_148_5MHZ, 2200, 30, 1),
   I525,
   I625,
+  /* ST 296's 4125 samples: lines of 10,312.5 bytes (half_byte_lines);
+   * last, so the indices above (fuzz seeds) stay */
+  P720 ("720p23.98", ST2022_FRATE_23_98, ST2022_CF_148_5_1001MHZ, 4125, 24000, 1001),
+  P720 ("720p24", ST2022_FRATE_24, ST2022_CF_148_5MHZ, 4125, 24, 1),
 };
 
 const char *

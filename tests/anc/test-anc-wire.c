@@ -211,6 +211,22 @@ GST_START_TEST (test_wire_720p50)
 
 GST_END_TEST;
 
+/* 4125-sample lines (10,312.5 bytes: every second line's ANC starts half
+ * way through a byte on the wire) */
+GST_START_TEST (test_wire_720p24)
+{
+  check_wire (&ref_720p24, 0x84, 0xC3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wire_720p2398)
+{
+  check_wire (&ref_720p2398, 0x84, 0xC2);
+}
+
+GST_END_TEST;
+
 /* ---- sink -> src ---------------------------------------------------- */
 
 typedef struct
@@ -934,7 +950,8 @@ GST_START_TEST (test_timecode_round_trip)
 
 GST_END_TEST;
 
-/* 48 kHz samples of @frames frames: 801 801 801 801 800 at 60000/1001 */
+/* 48 kHz samples of @frames frames: 801 801 801 801 800 at 60000/1001,
+ * 2002 at 24000/1001 */
 static guint64
 samples_for (gint fps_n, gint fps_d, guint frames)
 {
@@ -944,8 +961,9 @@ samples_for (gint fps_n, gint fps_d, guint frames)
   guint k;
 
   for (k = 0; k < frames; k++)
-    total += fps_d == 1001 ? (fps_n == 30000 ? s2997 : s5994)[k % 5] :
-        48000 / (guint) fps_n;
+    /* 23.98: 48000 * 1001 / 24000 = 2002, whole */
+    total += fps_d == 1001 && fps_n == 24000 ? 2002 : fps_d == 1001 ?
+        (fps_n == 30000 ? s2997 : s5994)[k % 5] : 48000 / (guint) fps_n;
   return total;
 }
 
@@ -1046,6 +1064,21 @@ GST_END_TEST;
 GST_START_TEST (test_audio_5994_16ch)
 {
   audio_round_trip (60000, 1001, 16);
+}
+
+GST_END_TEST;
+
+/* 2000 and 2002 samples a frame on 4125-sample lines */
+GST_START_TEST (test_audio_24_2ch)
+{
+  audio_round_trip (24, 1, 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_audio_2398_16ch)
+{
+  audio_round_trip (24000, 1001, 16);
 }
 
 GST_END_TEST;
@@ -1251,6 +1284,8 @@ anc_wire_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_wire_1080i5994);
   tcase_add_test (tc, test_wire_720p50);
+  tcase_add_test (tc, test_wire_720p24);
+  tcase_add_test (tc, test_wire_720p2398);
   tcase_add_test (tc, test_wire_525i);
   tcase_add_test (tc, test_wire_625i);
   tcase_add_test (tc, test_wire_sd_audio_525i_2ch);
@@ -1260,6 +1295,8 @@ anc_wire_suite (void)
   tcase_add_test (tc, test_payload_id_625i);
   tcase_add_test (tc, test_timecode_round_trip);
   tcase_add_test (tc, test_audio_5994_2ch);
+  tcase_add_test (tc, test_audio_24_2ch);
+  tcase_add_test (tc, test_audio_2398_16ch);
   tcase_add_test (tc, test_audio_525i_2ch);
   tcase_add_test (tc, test_audio_625i_8ch);
   tcase_add_test (tc, test_audio_5994_16ch);

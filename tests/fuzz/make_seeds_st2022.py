@@ -24,6 +24,9 @@ FMT_525I = 34          # SD: 4-word EAV/SAV, no LN/CRC
 N_525I = 819
 FMT_625I = 35
 N_625I = 982
+FMT_720P2398 = 36      # 4125 samples: lines of 10,312.5 bytes
+FMT_720P24 = 37
+N_720P24 = 5621
 
 
 def stream(fidx, n, frames, seq0, fr0, drop=(), flags=0):
@@ -78,6 +81,15 @@ def main():
         "625i_loss": stream(FMT_625I, N_625I, 2, 9, 0,
                             drop={(0, 3), (1, N_625I - 1)}),
         "525i_v210_blank": stream(FMT_525I, N_525I, 1, 3, 0, flags=0x30),
+        # lines not whole bytes: the wire layout assembled and converted
+        # at frame end (raster, UYVP with loss, v210 with a blanking
+        # buffer, joined mid-frame)
+        "720p24_raster": stream(FMT_720P24, N_720P24, 1, 65000, 0),
+        "720p24_loss_uyvp": stream(FMT_720P24, N_720P24, 2, 11, 5,
+                                   drop={(0, 2605), (1, N_720P24 - 1)},
+                                   flags=1),
+        "720p2398_v210_blank_mid": stream(FMT_720P2398, N_720P24, 2, 3, 1,
+                                          flags=0x30)[3 + 9 * 4000:],
     }
     for name, data in seeds.items():
         with open(os.path.join(d, name), "wb") as f:
