@@ -97,7 +97,7 @@ vmi_tx_sched_init (VmiTxSched * s, guint64 batch_ns, guint unpaced_batch)
 
 gboolean
 vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
-    guint64 period, guint n, gboolean paced)
+    guint64 period, guint n, gboolean paced, gint64 ready)
 {
   VmiTxSchedStream *st;
 
@@ -116,6 +116,9 @@ vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
   st->batch = paced ? (guint) MAX (1, (guint64) n * s->batch_ns / period) :
       s->unpaced_batch;
   st->late_ns = (gint64) (period / VMI_TX_SCHED_LATE_DIV);
+  st->ready = ready;
+  if (ready - start > st->late_ns)
+    st->stats.frames_behind++;
   st->due = run_due (st);
   heap_set (s, s->n_heap++, id);
   sift_up (s, s->n_heap - 1);
@@ -158,8 +161,9 @@ vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent, gint64 now)
   if (sent == 0)
     return FALSE;
   /* a deadline is kept by a run's first datagram; the rest of a short
-   * run is due at once and was accounted with it */
-  if (st->paced || st->next == 0) {
+   * run is due at once and was accounted with it. A run due before its
+   * frame came catches up: not the schedule's lateness. */
+  if ((st->paced || st->next == 0) && st->due >= st->ready) {
     gint64 late = now - st->due;
     gboolean first = st->next % st->batch == 0;
 

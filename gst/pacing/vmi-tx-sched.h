@@ -11,11 +11,14 @@
  * tie), the caller sends it when due and says with vmi_tx_sched_sent() how
  * many datagrams left and when.
  *
- * Lateness: a run that leaves more than a twentieth of its stream's frame
- * period after its deadline (5 %, the tolerance the software-pacing tests
- * hold a stream's packet interval to) is late, and so is the frame it
- * belongs to; without pacing only a frame's first run has a deadline to
- * keep. The counters are per stream.
+ * Lateness, the thread's own: a run that leaves more than a twentieth of
+ * its stream's frame period after its deadline (5 %, the tolerance the
+ * software-pacing tests hold a stream's packet interval to) is late, and
+ * so is the frame it belongs to; without pacing only a frame's first run
+ * has a deadline to keep. A frame that reaches the schedule after its
+ * start (+ 5 %) is behind: upstream was late, and the runs already due
+ * then leave at once to catch up, counted as behind, not late. The
+ * counters are per stream.
  *
  * Time is whatever the caller counts in (ns of CLOCK_MONOTONIC in the
  * engine, a simulated clock in the tests): nothing here reads a clock,
@@ -46,7 +49,8 @@ typedef struct
 {
   guint64 frames;               /* frames whose last datagram left */
   guint64 frames_late;          /* of those, with a late run */
-  guint64 runs, runs_late;
+  guint64 frames_behind;        /* frames begun after their start + 5 % */
+  guint64 runs, runs_late;      /* runs with a deadline to keep, late */
   gint64 late_max;              /* the latest run's lateness (0: none) */
   guint64 datagrams;
 } VmiTxSchedStats;
@@ -55,7 +59,7 @@ typedef struct
 {
   /* the frame being sent (active) */
   gboolean active, paced, frame_late;
-  gint64 start;
+  gint64 start, ready;
   guint64 period;
   guint n, next, batch;
   gint64 due;                   /* deadline of datagram next's run */
@@ -81,10 +85,12 @@ void vmi_tx_sched_init (VmiTxSched * s, guint64 batch_ns,
     guint unpaced_batch);
 
 /* Stream @id starts a frame of @n datagrams at @start, spread over
- * @period (> 0) when @paced. A frame still being sent is abandoned (not
- * counted). FALSE (nothing changed) on a bad argument. */
+ * @period (> 0) when @paced; the frame was ready (queued for sending) at
+ * @ready: after @start + 5 % it is behind. A frame still
+ * being sent is abandoned (not counted). FALSE (nothing changed) on a bad
+ * argument. */
 gboolean vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
-    guint64 period, guint n, gboolean paced);
+    guint64 period, guint n, gboolean paced, gint64 ready);
 
 /* Stream @id's frame is abandoned (a flush, the stream leaving); its
  * counters stay. */

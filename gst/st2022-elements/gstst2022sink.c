@@ -37,6 +37,24 @@
  * sends fail is counted, posted as `st2022-path` with a warning, and never
  * stops the other (docs/seamless.md).
  *
+ * Many streams per core (transport=dpdk, pacing software or none): sinks
+ * of one process with the same `shared-engine` name share one transmit
+ * thread (pinned by `tx-cpu`) and one DPDK port; the thread sends
+ * whichever stream's datagrams are due first, each stream still paced on
+ * its own frame period, and sinks join and leave while the others send
+ * (docs/transports.md).
+ *
+ * Not run by the docs test: it needs a NIC bound to vfio-pci.
+ * |[
+ * gst-launch-1.0 \
+ *   videotestsrc is-live=true ! video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
+ *   st2022sink transport=dpdk dpdk-eal-args="-a 0000:01:00.0" host=239.1.1.1 \
+ *     bind-address=192.168.1.10 shared-engine=tx0 tx-cpu=3 \
+ *   videotestsrc is-live=true pattern=ball ! video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
+ *   st2022sink transport=dpdk dpdk-eal-args="-a 0000:01:00.0" host=239.1.1.2 \
+ *     bind-address=192.168.1.10 shared-engine=tx0
+ * ]| Two 1080p59.94 streams sent by one thread on CPU 3.
+ *
  * Statistics are in the `stats` property and are posted as an element
  * message named `st2022-stats` every `stats-interval` ms and at EOS.
  */
@@ -91,6 +109,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_st2022_sink_debug);
 #define DEFAULT_PROP_PACING_WINDOWS 2
 #define DEFAULT_PROP_UNDERRUN GST_ST2022_UNDERRUN_REPEAT
 #define DEFAULT_PROP_TX_CPU -1
+#define DEFAULT_PROP_SHARED_ENGINE NULL
 #define DEFAULT_PROP_ZEROCOPY FALSE
 #define DEFAULT_PROP_PSF FALSE
 /* GstBaseSink's processing-deadline, our default (see init) */
@@ -117,6 +136,7 @@ enum
   PROP_PACING_WINDOWS,
   PROP_UNDERRUN,
   PROP_TX_CPU,
+  PROP_SHARED_ENGINE,
   PROP_ZEROCOPY,
   PROP_PSF,
   PROP_STATS,
@@ -156,6 +176,7 @@ struct _GstSt2022Sink
   guint pacing_windows;
   GstSt2022Underrun underrun;
   gint tx_cpu;
+  gchar *shared_engine;
   gboolean zerocopy;
   guint zc_checks;              /* frames since start, for the copy check */
   gboolean zc_warned;
@@ -242,6 +263,8 @@ static void gst_st2022_sink_release_pad (GstElement * element, GstPad * pad);
 static GstFlowReturn gst_st2022_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
 static void gst_st2022_sink_collect_stats (GstSt2022Sink * self);
+static void gst_st2022_sink_add_engine_stats (GstSt2022Sink * self,
+    GstStructure * s);
 
 static GstClock *
 gst_st2022_sink_provide_clock (GstElement * element)
@@ -449,13 +472,30 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
   /**
    * GstSt2022Sink:tx-cpu:
    *
-   * CPU core the transmit thread is pinned to (-1: not pinned).
+   * CPU core the transmit thread is pinned to (-1: not pinned). With a
+   * `shared-engine`, the sink that starts the engine pins it.
    */
   g_object_class_install_property (gobject_class, PROP_TX_CPU,
       g_param_spec_int ("tx-cpu", "Transmit CPU",
           "Core to pin the transmit thread to (-1 = none)", -1, 4095,
           DEFAULT_PROP_TX_CPU, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSt2022Sink:shared-engine:
+   *
+   * Sinks of this process on the same transport and port with the same
+   * non-empty name share one transmit thread, which sends whichever
+   * stream's datagrams are due first, each stream paced on its own frame
+   * period. Empty: a thread of the element's own. transport=dpdk, pacing
+   * software or none (a Pacing-Assistant needs the port to itself); not
+   * with `secondary-host`.
+   */
+  g_object_class_install_property (gobject_class, PROP_SHARED_ENGINE,
+      g_param_spec_string ("shared-engine", "Shared engine",
+          "Name of a transmit thread shared by the sinks of this process "
+          "with the same name (transport=dpdk; empty = a thread of its own)",
+          DEFAULT_PROP_SHARED_ENGINE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   /**
    * GstSt2022Sink:zerocopy:
    *
@@ -499,7 +539,12 @@ gst_st2022_sink_class_init (GstSt2022SinkClass * klass)
    * Counters (`st2022-stats` structure): packets, bytes, frames, and
    * frames-late (launch time missed by more than a frame); with
    * zerocopy=true, zerocopy-done (sends the kernel reported done) and
-   * zerocopy-copied (those it copied after all).
+   * zerocopy-copied (those it copied after all); with a `shared-engine`,
+   * engine-frames-late (frames the shared thread sent with a run of
+   * datagrams more than 5 % of a frame period behind its pacing instant:
+   * the thread could not keep up), engine-frames-behind (frames that
+   * reached it after their launch time: upstream was late) and
+   * engine-late-max (the latest such run, ns).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Transmit statistics",
@@ -592,6 +637,7 @@ gst_st2022_sink_init (GstSt2022Sink * self)
   self->pacing_windows = DEFAULT_PROP_PACING_WINDOWS;
   self->underrun = DEFAULT_PROP_UNDERRUN;
   self->tx_cpu = DEFAULT_PROP_TX_CPU;
+  self->shared_engine = g_strdup (DEFAULT_PROP_SHARED_ENGINE);
   self->zerocopy = DEFAULT_PROP_ZEROCOPY;
   self->psf = DEFAULT_PROP_PSF;
 
@@ -615,6 +661,7 @@ gst_st2022_sink_finalize (GObject * object)
   g_free (self->bind_address);
   g_free (self->destination_mac);
   g_free (self->reference_address);
+  g_free (self->shared_engine);
   gst_st2022_common_settings_clear (&self->common);
   gst_st2022_sdp_settings_clear (&self->sdp);
   gst_st2022_legs_settings_clear (&self->legs_settings);
@@ -690,6 +737,10 @@ gst_st2022_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TX_CPU:
       self->tx_cpu = g_value_get_int (value);
+      break;
+    case PROP_SHARED_ENGINE:
+      g_free (self->shared_engine);
+      self->shared_engine = g_value_dup_string (value);
       break;
     case PROP_ZEROCOPY:
       self->zerocopy = g_value_get_boolean (value);
@@ -775,6 +826,9 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
     case PROP_TX_CPU:
       g_value_set_int (value, self->tx_cpu);
       break;
+    case PROP_SHARED_ENGINE:
+      g_value_set_string (value, self->shared_engine);
+      break;
     case PROP_ZEROCOPY:
       g_value_set_boolean (value, self->zerocopy);
       break;
@@ -786,6 +840,7 @@ gst_st2022_sink_get_property (GObject * object, guint prop_id,
 
       gst_st2022_sink_collect_stats (self);
       st = gst_st2022_stats_to_structure (&self->stats, TRUE);
+      gst_st2022_sink_add_engine_stats (self, st);
       gst_st2022_anc_tx_add_stats (self->anc, st);
       gst_st2022_legs_sink_add_stats (self->t, st);
       g_value_take_boxed (value, st);
@@ -823,6 +878,7 @@ gst_st2022_sink_collect_stats (GstSt2022Sink * self)
   self->stats.frames_repeated = es.frames_repeated;
   self->stats.gap_frames = es.gap_frames;
   self->stats.gap_bytes = es.gap_bytes;
+
   if (self->t) {
     VmiTransportStats ts;
 
@@ -830,6 +886,21 @@ gst_st2022_sink_collect_stats (GstSt2022Sink * self)
     self->stats.zerocopy_done = ts.tx_zerocopy_done;
     self->stats.zerocopy_copied = ts.tx_zerocopy_copied;
   }
+}
+
+/* shared-engine: how the shared thread kept each frame's pacing instants
+ * (object lock held) */
+static void
+gst_st2022_sink_add_engine_stats (GstSt2022Sink * self, GstStructure * s)
+{
+  VmiTxEngineStats es;
+
+  if (self->engine == NULL || !self->shared_engine || !*self->shared_engine)
+    return;
+  vmi_tx_engine_get_stats (self->engine, &es);
+  gst_structure_set (s, "engine-frames-late", G_TYPE_UINT64, es.frames_late,
+      "engine-frames-behind", G_TYPE_UINT64, es.frames_behind,
+      "engine-late-max", G_TYPE_INT64, es.late_max, NULL);
 }
 
 /* zerocopy=true on a route where the kernel copies every send anyway
@@ -864,6 +935,7 @@ gst_st2022_sink_post_stats (GstSt2022Sink * self)
   GST_OBJECT_LOCK (self);
   gst_st2022_sink_collect_stats (self);
   s = gst_st2022_stats_to_structure (&self->stats, TRUE);
+  gst_st2022_sink_add_engine_stats (self, s);
   gst_st2022_anc_tx_add_stats (self->anc, s);
   gst_st2022_legs_sink_add_stats (self->t, s);
   GST_OBJECT_UNLOCK (self);
@@ -891,6 +963,38 @@ gst_st2022_sink_reference_clock (gpointer user_data)
   return now;
 }
 
+/* shared-engine=@name: what a shared transmit thread cannot serve */
+static gboolean
+gst_st2022_sink_check_shared (GstSt2022Sink * self, const gchar * name,
+    GstSt2022Transport transport, GstSt2022Pacing pacing, gboolean two_paths)
+{
+  if (transport != GST_ST2022_TRANSPORT_DPDK) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine needs "
+            "transport=dpdk (transport=%s sends on a thread per element): "
+            "set transport=dpdk or clear shared-engine",
+            gst_st2022_transport_nick (transport)), (NULL));
+    return FALSE;
+  }
+  if (pacing == GST_ST2022_PACING_PA_FREE_RUNNING
+      || pacing == GST_ST2022_PACING_PA_CONTROLLED) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("pacing=%s cannot use "
+            "shared-engine '%s': the Pacing-Assistant fills the port's "
+            "transmit queue with this stream's datagrams and gap frames, so "
+            "it needs the port and a thread to itself. Clear shared-engine, "
+            "or set pacing=software to share the thread",
+            pacing == GST_ST2022_PACING_PA_FREE_RUNNING ? "pa-free-running" :
+            "pa-controlled", name), (NULL));
+    return FALSE;
+  }
+  if (two_paths) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("shared-engine '%s' "
+            "sends one path per sink: clear secondary-host (ST 2022-7) or "
+            "shared-engine", name), (NULL));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_st2022_sink_start (GstBaseSink * bsink)
 {
@@ -906,6 +1010,7 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   gboolean pa, two_paths;
   guint payload_type, need_caps;
   const gchar *need_by;
+  g_autofree gchar *shared = NULL;
 
   vmi_tx_engine_config_init (&ecfg);
   GST_OBJECT_LOCK (self);
@@ -945,7 +1050,15 @@ gst_st2022_sink_start (GstBaseSink * bsink)
       self->ssrc;
   memset (&self->stats, 0, sizeof (self->stats));
   ecfg.epoch = self->timing.source != GST_ST2022_CLOCK_SOURCE_PIPELINE;
+  if (self->shared_engine && *self->shared_engine)
+    shared = g_strdup (self->shared_engine);
   GST_OBJECT_UNLOCK (self);
+  if (shared && !gst_st2022_sink_check_shared (self, shared, transport,
+          pacing, two_paths))
+    return FALSE;
+  cfg.shared_engine = ecfg.shared_engine = shared;
+  ecfg.port_index = cfg.dpdk_port;
+  ecfg.port_name = cfg.iface;
   ecfg.epoch_clock = gst_st2022_clock_epoch_now;
   ecfg.epoch_clock_data = &self->timing;
   /* on PTP: locked before anything is sent or described */
@@ -1001,6 +1114,10 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->engine = vmi_tx_engine_new (self->t, &ecfg, &err);
   if (self->engine == NULL)
     goto engine_failed;
+  if (vmi_tx_engine_get_warning (self->engine))
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s",
+            vmi_tx_engine_get_warning (self->engine)), ("shared-engine %s",
+            shared));
   if (ref_rx)
     vmi_tx_engine_receive_reference (self->engine, ref_rx);
 

@@ -131,6 +131,10 @@ typedef struct
   /* RECEIVE, dpdk: mbufs of the port's receive pool when this open
    * configures the port; 0 = the transport's default */
   guint rx_mbufs;
+  /* SEND, dpdk: the shared transmit engine (vmi-tx-shared.h) this sender
+   * joins; senders naming the same one share the port's TX queue. NULL or
+   * "": the port's only sender */
+  const gchar *shared_engine;
 } VmiTransportConfig;
 
 /* TX ownership contract (zero-copy TX).

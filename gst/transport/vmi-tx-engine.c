@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "vmi-tx-ring.h"
+#include "vmi-tx-shared.h"
 #include "vmi-pacer.h"
 #include "vmi-gap-frame.h"
 #include "vmi-epoch.h"
@@ -34,10 +35,9 @@
 #define N_SLOTS 4
 #define DEFAULT_PREFILL 3
 
-/* Software pacing: one deadline per batch of about this much wire time;
- * the thread sleeps until SPIN_NS before it and spins the rest. */
-#define PACING_BATCH_NS 100000
-#define PACING_SPIN_NS 10000
+/* Software pacing (vmi-tx-engine.h) */
+#define PACING_BATCH_NS VMI_TX_PACING_BATCH_NS
+#define PACING_SPIN_NS VMI_TX_PACING_SPIN_NS
 /* longest uninterrupted sleep: how soon flushing stops a paced frame */
 #define PACING_SLICE_NS 5000000
 
@@ -96,6 +96,7 @@ typedef struct
   guint32 rtp;
   guint64 k;                    /* cfg.epoch: frame index since the epoch */
   gint64 start_mono;
+  gint64 queued_mono;           /* when submitted (shared engine) */
   /* sliced (vmi_tx_engine_set_lines): the lines still to write */
   gboolean sliced;
   St2022RasterWriter *writer;
@@ -171,7 +172,19 @@ struct _VmiTxEngine
   GThread *ref_thread;
   gboolean spin;                /* busy-poll a full queue (pinned thread) */
   gint ref_stop;                /* atomic */
+
+  /* cfg.shared_engine: the shared engine's thread sends our frames */
+  VmiTxSharedMember *member;
+  gchar *warning;
+  /* the shared thread's: the frame it sends, its flush generation and
+   * payload bytes sent */
+  Slot *sh_slot;
+  gint sh_gen;
+  guint64 sh_bytes, stats_pending;
 };
+
+/* a thread sends our frames: ours or the shared engine's */
+#define RUNNING(e) ((e)->thread != NULL || (e)->member != NULL)
 
 static gpointer vmi_tx_engine_thread (gpointer data);
 
@@ -303,8 +316,38 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
     e->slots[i].e = e;
   for (i = 0; i < RING_SLICES; i++)
     e->slices[i].e = e;
+  if (cfg->shared_engine && *cfg->shared_engine) {
+    if (e->pa) {
+      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
+          "pacing=%s cannot use shared-engine '%s': the Pacing-Assistant "
+          "fills the port's transmit queue with this stream's datagrams and "
+          "gap frames, so it needs the port and a thread to itself; leave "
+          "shared-engine empty, or use pacing=software to share the thread",
+          pacing_name (cfg->pacing), cfg->shared_engine);
+      goto failed;
+    }
+    e->cfg.shared_engine = NULL;        /* borrowed: not kept */
+    e->cfg.port_name = NULL;
+    e->member = vmi_tx_shared_join (cfg->shared_engine, e, cfg->port_index,
+        cfg->port_name, cfg->tx_cpu, &e->warning, error);
+    if (e->member == NULL)
+      goto failed;
+    return e;
+  }
   e->thread = g_thread_new ("st2022-tx", vmi_tx_engine_thread, e);
   return e;
+
+failed:
+  g_mutex_clear (&e->lock);
+  g_cond_clear (&e->cond);
+  g_free (e);
+  return NULL;
+}
+
+const gchar *
+vmi_tx_engine_get_warning (VmiTxEngine * e)
+{
+  return e->warning;
 }
 
 /* Waits (lock held) until the thread holds nothing and every raster is
@@ -323,7 +366,7 @@ wait_idle_locked (VmiTxEngine * e)
           || e->slots[i].state == SLOT_QUEUED;
     for (i = 0; i < RING_SLICES; i++)
       busy |= e->slices[i].busy;
-    if (!busy || e->thread == NULL)
+    if (!busy || !RUNNING (e))
       break;
     g_cond_wait (&e->cond, &e->lock);
   }
@@ -356,9 +399,41 @@ free_format_locked (VmiTxEngine * e)
   e->fmt = NULL;
 }
 
+/* Leaves the shared engine: its thread gives our frame back (abandoned)
+ * and never calls us again; then waits (a while) for the transport to give
+ * back what it holds of our rasters, since closing a shared port's
+ * transport does not wait for the other senders' frames */
+static void
+shared_stop (VmiTxEngine * e)
+{
+  gint64 end = g_get_monotonic_time () + 2 * G_TIME_SPAN_SECOND;
+
+  vmi_tx_engine_set_flushing (e, TRUE);
+  vmi_tx_shared_leave (e->member);
+  g_mutex_lock (&e->lock);
+  e->member = NULL;
+  e->busy = FALSE;
+  e->stop = TRUE;
+  for (;;) {
+    guint i;
+    gboolean held = FALSE;
+
+    for (i = 0; i < N_SLOTS; i++)
+      held |= e->slots[i].state == SLOT_SENDING;
+    if (!held || !g_cond_wait_until (&e->cond, &e->lock, end))
+      break;
+  }
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+}
+
 void
 vmi_tx_engine_stop (VmiTxEngine * e)
 {
+  if (e && e->member) {
+    shared_stop (e);
+    return;
+  }
   if (e == NULL || e->thread == NULL)
     return;
   vmi_tx_engine_set_flushing (e, TRUE);
@@ -400,6 +475,7 @@ vmi_tx_engine_free (VmiTxEngine * e)
   free_format_locked (e);
   g_mutex_unlock (&e->lock);
   g_clear_error (&e->error);
+  g_free (e->warning);
   g_mutex_clear (&e->lock);
   g_cond_clear (&e->cond);
   g_free (e);
@@ -469,7 +545,9 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
   }
   /* the sliced writer's ring: not for PA (its repeats need whole rasters)
    * nor SD (a small raster); without it every frame is written whole */
-  if (!e->pa && !fmt->sd) {
+  /* nor a shared engine: its thread sends, the elements write (the
+   * shared core's time goes to the datagrams of every stream) */
+  if (!e->pa && !fmt->sd && e->member == NULL) {
     GError *rerr = NULL;
 
     e->ring = vmi_tx_ring_map (RING_SIZE, &rerr);
@@ -584,6 +662,7 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
 
   slot->rtp = rtp;
   slot->start_mono = start_mono;
+  slot->queued_mono = e->member ? vmi_tx_mono_now () : 0;
   vmi_tx_frame_init (&slot->txf, slot->buf.raster, slot->buf.size,
       slot_release, slot);
   g_mutex_lock (&e->lock);
@@ -599,6 +678,8 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
   }
   g_cond_broadcast (&e->cond);
   g_mutex_unlock (&e->lock);
+  if (e->member)
+    vmi_tx_shared_kick (e->member);
 }
 
 void
@@ -621,7 +702,7 @@ vmi_tx_engine_drain (VmiTxEngine * e)
   g_mutex_lock (&e->lock);
   e->draining = TRUE;
   g_cond_broadcast (&e->cond);
-  while ((e->busy || !g_queue_is_empty (&e->queue)) && e->thread
+  while ((e->busy || !g_queue_is_empty (&e->queue)) && RUNNING (e)
       && !g_atomic_int_get (&e->flushing) && e->error == NULL)
     g_cond_wait (&e->cond, &e->lock);
   e->draining = FALSE;
@@ -1448,22 +1529,22 @@ done:
 
 /* ---- the thread ---- */
 
-static void
-setup_thread (VmiTxEngine * e)
+gboolean
+vmi_tx_thread_setup (gint cpu)
 {
   gboolean pinned = FALSE;
 
   /* precise wake-ups for software pacing */
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  if (e->cfg.tx_cpu >= 0) {
+  if (cpu >= 0) {
     cpu_set_t set;
 
     CPU_ZERO (&set);
-    CPU_SET (e->cfg.tx_cpu, &set);
+    CPU_SET (cpu, &set);
     pinned = pthread_setaffinity_np (pthread_self (), sizeof (set), &set) == 0;
     if (!pinned)
-      g_warning ("st2022 transmit thread: cannot pin to CPU %d: %s",
-          e->cfg.tx_cpu, g_strerror (errno));
+      g_warning ("st2022 transmit thread: cannot pin to CPU %d: %s", cpu,
+          g_strerror (errno));
   }
   /* Real-time priority where allowed (root, CAP_SYS_NICE): a busy machine
    * then delays other work rather than our datagrams. Software pacing
@@ -1474,7 +1555,7 @@ setup_thread (VmiTxEngine * e)
     struct sched_param sp = {.sched_priority = 10 };
     pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp);
   }
-  e->spin = pinned;
+  return pinned;
 }
 
 static gpointer
@@ -1482,7 +1563,7 @@ vmi_tx_engine_thread (gpointer data)
 {
   VmiTxEngine *e = data;
 
-  setup_thread (e);
+  e->spin = vmi_tx_thread_setup (e->cfg.tx_cpu);
   g_mutex_lock (&e->lock);
   while (!e->stop) {
     gint gen = g_atomic_int_get (&e->flush_gen);
@@ -1513,4 +1594,100 @@ vmi_tx_engine_thread (gpointer data)
   }
   g_mutex_unlock (&e->lock);
   return NULL;
+}
+
+/* ---- a member of a shared transmit engine (vmi-tx-shared.c) ---- */
+
+gint
+vmi_tx_engine_shared_next (VmiTxEngine * e, gint64 * start, gint64 * ready,
+    guint64 * period, guint * n, gboolean * paced)
+{
+  GError *err = NULL;
+  Slot *slot;
+  gint gen, rc;
+
+  if (!g_mutex_trylock (&e->lock))
+    return -1;
+  gen = g_atomic_int_get (&e->flush_gen);
+  slot = e->error ? NULL : g_queue_pop_head (&e->queue);
+  if (slot == NULL) {
+    g_mutex_unlock (&e->lock);
+    return 0;
+  }
+  slot->state = SLOT_SENDING;
+  e->busy = TRUE;
+  g_mutex_unlock (&e->lock);
+
+  /* never sliced: set_lines() has no ring to take a frame with */
+  rc = e->cfg.epoch ? packetize_at (e, slot, slot->k, &err) :
+      packetize (e, slot, tx_rtp (e, slot->rtp), &err);
+  e->sh_slot = slot;
+  e->sh_gen = gen;
+  e->sh_bytes = 0;
+  if (rc <= 0) {
+    if (err)
+      set_error (e, err);
+    vmi_tx_engine_shared_end (e, FALSE, FALSE, FALSE, 0, TRUE);
+    return 0;
+  }
+  *start = slot->start_mono;
+  *ready = slot->queued_mono;
+  *period = e->period_ns;
+  *n = rc;
+  /* on the epoch an unpaced frame still leaves at its launch time; else
+   * at once (its launch time is when it was submitted) */
+  *paced = e->cfg.pacing == VMI_TX_PACING_SOFTWARE;
+  return 1;
+}
+
+gint
+vmi_tx_engine_shared_send (VmiTxEngine * e, guint first, guint count)
+{
+  GError *err = NULL;
+  gint rc;
+  guint k;
+
+  if (G_UNLIKELY (flushed (e, e->sh_gen)))
+    return -1;
+  rc = vmi_transport_send_burst (e->t, &e->dgrams[first], count, &err);
+  if (G_UNLIKELY (rc < 0)) {
+    set_error (e, err);
+    return -1;
+  }
+  for (k = first; k < first + (guint) rc; k++)
+    e->sh_bytes += e->pkts[k].header_len + e->pkts[k].payload_len;
+  e->stats_pending += rc;
+  return rc;
+}
+
+gboolean
+vmi_tx_engine_shared_end (VmiTxEngine * e, gboolean complete, gboolean late,
+    gboolean behind, gint64 late_ns, gboolean wait)
+{
+  Slot *slot = e->sh_slot;
+
+  if (wait)
+    g_mutex_lock (&e->lock);
+  else if (!g_mutex_trylock (&e->lock))
+    return FALSE;
+  e->sh_slot = NULL;
+  e->stats.packets += e->stats_pending;
+  e->stats.bytes += e->sh_bytes;
+  if (complete)
+    e->stats.frames++;
+  if (late)
+    e->stats.frames_late++;
+  if (behind)
+    e->stats.frames_behind++;
+  e->stats.late_max = MAX (e->stats.late_max, late_ns);
+  e->stats_pending = 0;
+  e->busy = FALSE;
+  /* our reference, dropped under the lock we hold (slot_release() would
+   * take it): the raster is free unless a transport still reads it */
+  if (slot && g_atomic_int_dec_and_test (&slot->txf.refs))
+    slot->state = SLOT_FREE;
+  g_cond_broadcast (&e->cond);
+  g_mutex_unlock (&e->lock);
+  stats_changed (e);
+  return TRUE;
 }

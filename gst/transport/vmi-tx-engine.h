@@ -24,6 +24,11 @@
  *    carrying the pacer's SEND/WAIT stream in order. The wire is the clock:
  *    back-pressure from the queue holds the element (acquire() blocks).
  *
+ * With `shared_engine` set (pacing none or software) the engine has no
+ * thread of its own: it joins the shared transmit engine of that name
+ * (vmi-tx-shared.h), whose one thread sends the frames of every engine
+ * that joined it, each still paced on its own frame period.
+ *
  * Threading: acquire/submit/drain/configure come from the element's
  * streaming thread; flush/set_flushing from any thread (unlock()); the
  * reference push from one receiving thread. */
@@ -65,6 +70,11 @@ typedef enum
   VMI_TX_REFERENCE_STREAM,
 } VmiTxReference;
 
+/* Software pacing: one deadline per run of about this much wire time of
+ * a stream; the thread sleeps until SPIN_NS before it and spins the rest */
+#define VMI_TX_PACING_BATCH_NS 100000
+#define VMI_TX_PACING_SPIN_NS 10000
+
 /* Wire bytes of one ST 2022-6 datagram on a raw transport: 14 Ethernet +
  * 20 IPv4 + 8 UDP + 1400 payload, + FCS, preamble and inter-frame gap. */
 #define VMI_TX_MEDIA_WIRE_BYTES (14 + 20 + 8 + 1400 + 24)
@@ -99,6 +109,12 @@ typedef struct
    * vmi_tx_engine_get_stats() then reads. Must not block. NULL: none. */
   void (*stats_changed) (gpointer user_data);
   gpointer stats_changed_data;
+  /* non-empty: join the shared transmit engine of this name (pacing none
+   * or software; tx_cpu pins it when this engine starts it) */
+  const gchar *shared_engine;
+  /* shared_engine: which port @t sends on (an engine has one) */
+  gint port_index;
+  const gchar *port_name;
 } VmiTxEngineConfig;
 
 void vmi_tx_engine_config_init (VmiTxEngineConfig * cfg);
@@ -118,6 +134,13 @@ typedef struct
   guint64 reference_late;       /* arrivals too late for the controller */
   guint64 tau_updates;          /* controller estimates taken */
   guint64 tau_num, tau_den;     /* current tau, byte-times per packet */
+  /* shared engine (vmi-tx-sched.h): frames the shared thread sent late
+   * (a run of datagrams more than 5 % of a frame period behind its pacing
+   * instant), frames queued after their launch time (upstream late), and
+   * the latest lateness of a run, ns */
+  guint64 frames_late;
+  guint64 frames_behind;
+  gint64 late_max;
 } VmiTxEngineStats;
 
 typedef struct _VmiTxEngine VmiTxEngine;
@@ -211,6 +234,37 @@ guint64 vmi_tx_engine_get_period (VmiTxEngine * e);
 
 /* CLOCK_MONOTONIC now, ns */
 gint64 vmi_tx_mono_now (void);
+
+/* Advice from vmi_tx_engine_new() for the user (another tx_cpu than the
+ * shared engine's, ...), or NULL */
+const gchar *vmi_tx_engine_get_warning (VmiTxEngine * e);
+
+/* Sets up the calling transmit thread: fine timer slack, pinned to @cpu
+ * when >= 0 (a warning when it cannot be), SCHED_FIFO where allowed.
+ * TRUE when pinned. */
+gboolean vmi_tx_thread_setup (gint cpu);
+
+/* ---- for the shared transmit engine's thread (vmi-tx-shared.c) ---- */
+
+/* The shared thread never waits for an element's thread: the engine lock
+ * is only tried (a thread of the element holding it may be preempted
+ * for milliseconds, and the shared thread runs at real-time priority).
+ *
+ * The next queued frame, packetized: its first datagram's launch time
+ * and when it was queued (CLOCK_MONOTONIC ns), period, datagrams and
+ * whether it is paced. 1: a frame; 0: nothing queued; -1: the lock is
+ * taken, ask again. */
+gint vmi_tx_engine_shared_next (VmiTxEngine * e, gint64 * start,
+    gint64 * ready, guint64 * period, guint * n, gboolean * paced);
+/* Sends datagrams [first, first + count) of the frame: how many left
+ * (0: the queue is full), or -1 when the frame is over (flushed, or the
+ * transport failed: the engine holds the error for the element) */
+gint vmi_tx_engine_shared_send (VmiTxEngine * e, guint first, guint count);
+/* The frame is done (@complete: every datagram left; @late: the thread
+ * sent it late; @behind: it was queued late) or abandoned; gives back its
+ * raster. FALSE (nothing done) when the lock is taken and not @wait. */
+gboolean vmi_tx_engine_shared_end (VmiTxEngine * e, gboolean complete,
+    gboolean late, gboolean behind, gint64 late_ns, gboolean wait);
 
 G_END_DECLS
 

@@ -19,6 +19,8 @@ void dpdk_test_rmdir (gchar * dir);
 
 /* pcap files: every frame of @path (microsecond or nanosecond format) */
 GPtrArray *dpdk_pcap_read (const gchar * path);
+/* ... and each frame's time stamp, ns, appended to @times (guint64) */
+GPtrArray *dpdk_pcap_read_times (const gchar * path, GArray * times);
 /* writes @frames (GBytes) as a microsecond pcap with link type Ethernet */
 void dpdk_pcap_write (const gchar * path, GPtrArray * frames);
 
@@ -27,6 +29,13 @@ void dpdk_pcap_write (const gchar * path, GPtrArray * frames);
  * encoder (st2022-ref.c) */
 GPtrArray *dpdk_encode_stream (const RefFormat * f, guint8 ** pics,
     guint n_frames, guint32 group, guint16 port);
+
+/* Decodes a sink's capture of @n_frames frames of @f sent to
+ * @group:@port: Ethernet/IPv4/UDP (checksums, group MAC), RTP/HBRMT
+ * continuity, the raster checked line by line and the active picture
+ * compared with @pics. */
+void dpdk_check_capture (const RefFormat * f, GPtrArray * frames,
+    guint8 ** pics, guint n_frames, guint32 group, guint16 port);
 
 /* Runs @pipeline until the bus has an error (returned) or @timeout_s pass
  * (NULL); collects warnings into *@warnings (may be NULL) */

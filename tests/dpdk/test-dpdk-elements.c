@@ -13,12 +13,6 @@
 #define GROUP 0xef010203        /* 239.1.2.3 */
 #define GROUP_S "239.1.2.3"
 
-static guint32
-be32 (const guint8 * p)
-{
-  return (guint32) p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
 /* Pushes @n pictures of @f through appsrc ! st2022sink @sink_props to EOS;
  * returns the sink's final statistics. */
 static GstStructure *
@@ -31,78 +25,6 @@ send_pictures (const RefFormat * f, guint8 ** pics, guint n,
 
   g_free (desc);
   return stats;
-}
-
-/* Decodes a sink's capture frame by frame: Ethernet/IPv4/UDP (checksums,
- * group MAC), RTP/HBRMT continuity, the raster checked line by line and
- * the active picture compared with what was sent. */
-static void
-check_capture (const RefFormat * f, GPtrArray * frames, guint8 ** pics,
-    guint n_frames, guint32 group, guint16 port)
-{
-  gsize fb = ref_frame_bytes (f), ustride = f->width * 5 / 2;
-  guint n = ref_datagrams (f), k, i;
-  guint8 *raster = g_malloc (fb), *prev = g_malloc (fb), *pic =
-      g_malloc (ustride * f->height), gmac[6];
-  guint16 seq0 = 0;
-  guint32 ssrc = 0, vts0 = 0;
-  RefUdpFrame h0 = { {0} };
-
-  ref_multicast_mac (group, gmac);
-  fail_unless_equals_int (frames->len, n_frames * n);
-  for (k = 0; k < n_frames; k++) {
-    gchar *err = NULL;
-    guint errors;
-
-    for (i = 0; i < n; i++) {
-      gsize len, plen;
-      const guint8 *fr = g_bytes_get_data (frames->pdata[k * n + i], &len);
-      RefUdpFrame h;
-      const guint8 *d = ref_parse_udp_frame (fr, len, &h, &plen, &err);
-
-      fail_unless (d != NULL, "%s frame %u datagram %u: %s", f->name, k, i,
-          err);
-      fail_unless_equals_int (len, REF_NET_HEADER + REF_DATAGRAM);
-      fail_unless_equals_int (plen, REF_DATAGRAM);
-      fail_unless (memcmp (h.dst_mac, gmac, 6) == 0, "not the group MAC");
-      fail_unless (!(h.src_mac[0] & 1), "multicast source MAC");
-      fail_unless_equals_uint64 (h.dst_ip, group);
-      fail_unless_equals_int (h.dst_port, port);
-      if (k == 0 && i == 0) {
-        h0 = h;
-        seq0 = d[2] << 8 | d[3];
-        ssrc = be32 (d + 8);
-        vts0 = be32 (d + 20);
-      }
-      fail_unless (memcmp (&h, &h0, sizeof (h)) == 0, "flow changed");
-      fail_unless_equals_int (d[0], 0x80);
-      fail_unless_equals_int (!!(d[1] & 0x80), i == n - 1);
-      fail_unless_equals_int ((guint16) (d[2] << 8 | d[3]),
-          (guint16) (seq0 + k * n + i));
-      fail_unless_equals_uint64 (be32 (d + 8), ssrc);
-      fail_unless_equals_int ((d[16] & 0xf) << 4 | d[17] >> 4, f->frame_code);
-      fail_unless_equals_int ((d[17] & 0xf) << 4 | d[18] >> 4, f->frate_code);
-      fail_unless_equals_uint64 (be32 (d + 20), (guint32) (vts0 + k *
-              f->lines * f->samples * 2 + ref_vts_offset (i)));
-      memcpy (raster + (gsize) i * REF_PAYLOAD, d + REF_HEADER,
-          MIN (REF_PAYLOAD, fb - (gsize) i * REF_PAYLOAD));
-      if (i == n - 1) {
-        gsize j;
-        for (j = fb - (gsize) i * REF_PAYLOAD; j < REF_PAYLOAD; j++)
-          fail_unless_equals_int (d[REF_HEADER + j], 0);
-      }
-    }
-    errors = ref_check_raster (f, raster, k ? prev : NULL, pic, &err);
-    fail_unless (errors == 0, "%s frame %u: %u raster errors, first: %s",
-        f->name, k, errors, err);
-    for (i = 0; i < f->height; i++)
-      fail_unless (memcmp (pic + i * ustride, pics[k] + i * ustride,
-              ustride) == 0, "%s frame %u: row %u differs", f->name, k, i);
-    memcpy (prev, raster, fb);
-  }
-  g_free (raster);
-  g_free (prev);
-  g_free (pic);
 }
 
 static void
@@ -123,7 +45,7 @@ check_tx_pcap (const RefFormat * f)
       3 * ref_datagrams (f));
   /* the pcap file is complete once the port is closed: at NULL */
   frames = dpdk_pcap_read (pcap);
-  check_capture (f, frames, pics, 3, GROUP, 5006);
+  dpdk_check_capture (f, frames, pics, 3, GROUP, 5006);
 
   g_ptr_array_unref (frames);
   gst_structure_free (stats);

@@ -19,12 +19,6 @@
 /* frames each source must deliver in each phase of the test */
 #define FRAMES_PER_PHASE 3
 
-/* SMPTE 274 1080p59.94 (a 3G-SDI level A raster): 1125 lines of 2200
- * samples, ST 2022-6 FRAME 0x21, FRATE 0x11, clock 297/1.001 MHz */
-static const RefFormat ref_1080p5994 = { "1080p59.94", 1920, 1080, FALSE,
-  60000, 1001, 1125, 2200, 42, 1121, 0, 0, 0, 0x21, 0x11, 5
-};
-
 typedef struct
 {
   guint index;

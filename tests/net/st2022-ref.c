@@ -17,6 +17,12 @@ const RefFormat ref_1080i50 = { "1080i50", 1920, 1080, TRUE, 25, 1,
   1125, 2640, 21, 560, 584, 1123, 564, 0x20, 0x18, 2
 };
 
+/* SMPTE 274 1080p59.94 (a 3G-SDI level A raster): 1125 lines of 2200
+ * samples, ST 2022-6 FRAME 0x21, FRATE 0x11, clock 297/1.001 MHz */
+const RefFormat ref_1080p5994 = { "1080p59.94", 1920, 1080, FALSE,
+  60000, 1001, 1125, 2200, 42, 1121, 0, 0, 0, 0x21, 0x11, 5
+};
+
 const RefFormat ref_720p5994 = { "720p59.94", 1280, 720, FALSE, 60000, 1001,
   750, 1650, 26, 745, 0, 0, 0, 0x30, 0x11, 3
 };

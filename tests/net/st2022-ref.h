@@ -36,6 +36,7 @@ typedef struct
 extern const RefFormat ref_1080i5994;
 extern const RefFormat ref_1080i50;
 extern const RefFormat ref_720p5994;
+extern const RefFormat ref_1080p5994;
 extern const RefFormat ref_1080p25;
 extern const RefFormat ref_720p50;
 /* ST 2022-6's other HD rasters */

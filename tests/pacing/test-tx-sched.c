@@ -1,4 +1,4 @@
-/* gst-vmi: unit tests of the shared transmit schedule (gst/pacing/vmi-tx-sched.h)
+/* gst-vmi: unit tests of the shared transmit schedule (vmi-tx-sched.h)
  *
  * A simulated sender drives the schedule: it waits for each run's deadline
  * (a jump of the simulated clock), sends it, and spends a fixed time per
@@ -19,6 +19,9 @@
 /* 1080p59.94: 4497 datagrams per 1001/60 ms */
 #define P5994 G_GUINT64_CONSTANT (16683333)
 #define N1080 4497
+
+/* a frame queued a little before its start, as the elements queue them */
+#define IN_TIME(start) ((start) - 1000)
 
 typedef struct
 {
@@ -63,12 +66,15 @@ test_args (void)
   vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
   g_assert_false (vmi_tx_sched_peek (&s, &r));
   g_assert_false (vmi_tx_sched_begin_frame (&s, VMI_TX_SCHED_MAX_STREAMS, 0,
-          P5994, N1080, TRUE));
-  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 0, TRUE));
-  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, 0, N1080, TRUE));
+          P5994, N1080, TRUE, IN_TIME (0)));
+  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 0, TRUE,
+      IN_TIME (0)));
+  g_assert_false (vmi_tx_sched_begin_frame (&s, 0, 0, 0, N1080, TRUE,
+      IN_TIME (0)));
   g_assert_false (vmi_tx_sched_peek (&s, &r));
   /* no pacing needs no period */
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 5, 0, 100, FALSE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 5, 0, 100, FALSE,
+      IN_TIME (5)));
   g_assert_true (vmi_tx_sched_peek (&s, &r));
   g_assert_cmpuint (r.id, ==, 0);
   g_assert_cmpuint (r.first, ==, 0);
@@ -99,7 +105,8 @@ test_one_stream_even (void)
   guint i, total = 0;
 
   vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 3, 1000, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 3, 1000, P5994, N1080, TRUE,
+      IN_TIME (1000)));
   drive (&s, 0, G_MAXINT64, 0, log);
   /* 4497 / 26 = 172 runs and a 25th... 172 * 26 = 4472, +25 */
   g_assert_cmpuint (log->len, ==, 173);
@@ -148,7 +155,7 @@ run_streams (const Stream * sd, guint n_streams, guint frames, gint64 cost,
   vmi_tx_sched_init (s, BATCH_NS, UNPACED);
   for (i = 0; i < n_streams; i++)
     g_assert_true (vmi_tx_sched_begin_frame (s, i, sd[i].phase,
-            sd[i].period, sd[i].n, TRUE));
+            sd[i].period, sd[i].n, TRUE, IN_TIME (sd[i].phase)));
   while (live && vmi_tx_sched_peek (s, &r)) {
     Sent e = { r.id, r.first, r.count, r.deadline, MAX (now, r.deadline) };
 
@@ -159,7 +166,8 @@ run_streams (const Stream * sd, guint n_streams, guint frames, gint64 cost,
       if (++done[r.id] < frames)
         g_assert_true (vmi_tx_sched_begin_frame (s, r.id, sd[r.id].phase +
                 (gint64) (sd[r.id].period * done[r.id]), sd[r.id].period,
-                sd[r.id].n, TRUE));
+                sd[r.id].n, TRUE, IN_TIME (sd[r.id].phase +
+                (gint64) (sd[r.id].period * done[r.id]))));
       else
         live--;
     }
@@ -246,8 +254,10 @@ test_tie (void)
   guint i;
 
   vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 9, 0, P5994, N1080, TRUE));
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 4, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 9, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 4, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
   drive (&s, 0, G_MAXINT64, 0, log);
   g_assert_cmpuint (log->len, ==, 2 * 173);
   for (i = 0; i < log->len; i++)
@@ -307,7 +317,8 @@ test_lateness_exact (void)
   VmiTxSchedStats st;
 
   vmi_tx_sched_init (&s, 100, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 4, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 4, TRUE,
+      IN_TIME (0)));
   g_assert_cmpint (drive (&s, 0, G_MAXINT64, 150, NULL), ==, 600);
   vmi_tx_sched_get_stats (&s, 0, &st);
   g_assert_cmpuint (st.frames, ==, 1);
@@ -317,7 +328,8 @@ test_lateness_exact (void)
   g_assert_cmpint (st.late_max, ==, 150);
   /* 20 ns late is in time, 21 is not */
   vmi_tx_sched_reset_stats (&s, 0);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 2, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, 400, 2, TRUE,
+      IN_TIME (0)));
   g_assert_false (vmi_tx_sched_sent (&s, 0, 1, 20));
   g_assert_true (vmi_tx_sched_sent (&s, 0, 1, 200 + 21));
   vmi_tx_sched_get_stats (&s, 0, &st);
@@ -328,7 +340,8 @@ test_lateness_exact (void)
   g_assert_cmpint (st.late_max, ==, 21);
   /* without pacing only the first run has a deadline */
   vmi_tx_sched_reset_stats (&s, 0);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 1000, 400, 200, FALSE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 1000, 400, 200, FALSE,
+      IN_TIME (1000)));
   g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 1000));
   g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 9000));
   g_assert_false (vmi_tx_sched_sent (&s, 0, 64, 19000));
@@ -337,6 +350,56 @@ test_lateness_exact (void)
   g_assert_cmpuint (st.frames_late, ==, 0);
   g_assert_cmpuint (st.runs, ==, 1);
   g_assert_cmpuint (st.datagrams, ==, 200);
+}
+
+/* A frame that reaches the schedule 5 ms after its start (upstream late):
+ * behind; the runs due by then leave at once to catch up, not counted
+ * late; the runs after are the schedule's again */
+static void
+test_behind (void)
+{
+  VmiTxSched s;
+  GArray *log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  VmiTxSchedStats st;
+  guint i, catch_up = 0;
+
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE,
+          5000000));
+  /* 100 ns a datagram: the backlog of 5 ms (52 runs) leaves in 135 us */
+  drive (&s, 5000000, G_MAXINT64, 100, log);
+  for (i = 0; i < log->len; i++) {
+    Sent *e = &g_array_index (log, Sent, i);
+
+    if (e->deadline < 5000000) {
+      catch_up++;
+      g_assert_cmpint (e->at, ==, 5000000 + (gint64) e->first * 100);
+    }
+  }
+  /* runs due before 5 ms: first * 16683333 / 4497 < 5000000 */
+  g_assert_cmpuint (catch_up, ==, 52);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 1);
+  g_assert_cmpuint (st.frames_behind, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs, ==, 173 - 52);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  /* the first run after the backlog waited for it: due at 5015758, left
+   * at 5000000 + 1352 x 100 */
+  g_assert_cmpint (st.late_max, ==, 5000000 + 52 * 26 * 100 -
+      (gint64) (P5994 * 52 * 26 / N1080));
+  g_assert_cmpint (st.late_max, ==, 119442);
+
+  /* queued just in time (5 % = 834166 ns): not behind */
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 10, TRUE,
+          (gint64) P5994 / 20));
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames_behind, ==, 1);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 10, TRUE,
+          (gint64) P5994 / 20 + 1));
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames_behind, ==, 2);
+  g_array_free (log, TRUE);
 }
 
 /* A full queue: the rest of a run keeps its deadline and comes next, its
@@ -349,9 +412,10 @@ test_short_send (void)
   VmiTxSchedStats st;
 
   vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
   g_assert_true (vmi_tx_sched_begin_frame (&s, 2, 50000, P5994, N1080,
-          TRUE));
+          TRUE, IN_TIME (50000)));
   g_assert_true (vmi_tx_sched_peek (&s, &r));
   g_assert_cmpuint (r.id, ==, 1);
   g_assert_cmpuint (r.count, ==, 26);
@@ -393,15 +457,19 @@ test_join_leave (void)
 
   /* the reference: stream 0 alone */
   vmi_tx_sched_init (&ref, BATCH_NS, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&ref, 0, 0, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&ref, 0, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
   drive (&ref, 0, G_MAXINT64, 0, rlog);
 
   vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE));
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 1000, P5994, N1080, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 1000, P5994, N1080, TRUE,
+      IN_TIME (1000)));
   now = drive (&s, 0, 5000000, 0, log);
   /* stream 5 joins at 5 ms with a frame starting then */
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 5, now, P5994, 2247, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 5, now, P5994, 2247, TRUE,
+      IN_TIME (now)));
   now = drive (&s, now, 10000000, 0, log);
   /* stream 1 leaves at 10 ms, mid-frame */
   g_assert_true (vmi_tx_sched_busy (&s, 1));
@@ -446,8 +514,10 @@ test_join_leave (void)
   vmi_tx_sched_get_stats (&s, 1, &st);
   g_assert_cmpuint (st.datagrams, ==, 0);
   /* begin_frame on a busy stream restarts it */
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE));
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 7, P5994, 100, TRUE));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080, TRUE,
+      IN_TIME (0)));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 7, P5994, 100, TRUE,
+      IN_TIME (7)));
   g_assert_cmpuint (s.n_heap, ==, 1);
   g_array_free (log, TRUE);
   g_array_free (rlog, TRUE);
@@ -475,7 +545,7 @@ test_heap_random (void)
       g_assert_true (vmi_tx_sched_begin_frame (&s, id,
               g_rand_int_range (rand, 0, 1000000), 1000000 +
               g_rand_int_range (rand, 0, 1000), 1 + g_rand_int_range (rand, 0,
-                  500), g_rand_boolean (rand)));
+                  500), g_rand_boolean (rand), 0));
     } else if (op == 3) {
       vmi_tx_sched_cancel (&s, id);
     } else if (vmi_tx_sched_peek (&s, &r)) {
@@ -510,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tx-sched/tie", test_tie);
   g_test_add_func ("/tx-sched/load", test_load);
   g_test_add_func ("/tx-sched/lateness-exact", test_lateness_exact);
+  g_test_add_func ("/tx-sched/behind", test_behind);
   g_test_add_func ("/tx-sched/short-send", test_short_send);
   g_test_add_func ("/tx-sched/join-leave", test_join_leave);
   g_test_add_func ("/tx-sched/heap-random", test_heap_random);

@@ -438,8 +438,8 @@ rx_queue_failed:
 
 VmiDpdkPort *
 vmi_dpdk_port_acquire (gint index, const gchar * name,
-    VmiTransportDirection dir, guint rx_mbufs, gchar ** warning,
-    GError ** error)
+    VmiTransportDirection dir, guint rx_mbufs, const gchar * tx_engine,
+    gchar ** warning, GError ** error)
 {
   VmiDpdkPort *p;
   guint16 id;
@@ -466,7 +466,11 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
     p->id = id;
     rte_eth_dev_get_name_by_port (id, p->name);
   }
-  if (dir == VMI_TRANSPORT_DIR_SEND ? p->tx_used : p->rx_used)
+  if (tx_engine && !*tx_engine)
+    tx_engine = NULL;
+  /* one thread sends on queue 0 for every sender of a shared engine */
+  if (dir == VMI_TRANSPORT_DIR_SEND ? p->tx_used && (tx_engine == NULL
+          || g_strcmp0 (tx_engine, p->tx_engine) != 0) : p->rx_used)
     goto busy;
   if (!p->configured && !port_configure (p, rx_mbufs, error))
     goto error;
@@ -474,10 +478,12 @@ vmi_dpdk_port_acquire (gint index, const gchar * name,
   first = !p->tx_used && !p->rx_used;
   if (first && (rc = rte_eth_dev_start (id)) != 0)
     goto start_failed;
-  if (dir == VMI_TRANSPORT_DIR_SEND)
-    p->tx_used = TRUE;
-  else
+  if (dir == VMI_TRANSPORT_DIR_SEND) {
+    if (p->tx_used++ == 0)
+      p->tx_engine = g_strdup (tx_engine);
+  } else {
     p->rx_used = TRUE;
+  }
 
   /* a NIC negotiates for a moment after start, a net_memif client
    * connects: wait for the link a little before saying it is down */
@@ -522,9 +528,10 @@ busy:
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
         "DPDK port %u (%s) is already %s by another element of this "
         "process: give each %s its own port (dpdk-port), e.g. another --vdev "
-        "or NIC", id, p->name, dir == VMI_TRANSPORT_DIR_SEND ? "sending" :
+        "or NIC%s", id, p->name, dir == VMI_TRANSPORT_DIR_SEND ? "sending" :
         "receiving", dir == VMI_TRANSPORT_DIR_SEND ? "st2022sink" :
-        "st2022src");
+        "st2022src", dir == VMI_TRANSPORT_DIR_SEND ? ", or give every "
+        "st2022sink on it the same shared-engine" : "");
     goto error;
   }
 start_failed:
@@ -543,15 +550,28 @@ void
 vmi_dpdk_port_release (VmiDpdkPort * p, VmiTransportDirection dir)
 {
   g_mutex_lock (&ctx_lock);
-  if (dir == VMI_TRANSPORT_DIR_SEND)
-    p->tx_used = FALSE;
-  else
+  if (dir == VMI_TRANSPORT_DIR_SEND) {
+    if (--p->tx_used == 0)
+      g_clear_pointer (&p->tx_engine, g_free);
+  } else {
     p->rx_used = FALSE;
+  }
   /* stopped, not closed: the next user starts it again with the same
    * queues and pools (the pools cannot go while a queue may hold mbufs) */
   if (!p->tx_used && !p->rx_used)
     rte_eth_dev_stop (p->id);
   g_mutex_unlock (&ctx_lock);
+}
+
+guint
+vmi_dpdk_port_senders (VmiDpdkPort * p)
+{
+  guint n;
+
+  g_mutex_lock (&ctx_lock);
+  n = p->tx_used;
+  g_mutex_unlock (&ctx_lock);
+  return n;
 }
 
 gboolean

@@ -43,7 +43,9 @@ typedef struct
 
   /* under the context mutex */
   gboolean configured;
-  gboolean tx_used, rx_used;
+  guint tx_used;                /* senders */
+  gboolean rx_used;
+  gchar *tx_engine;             /* their shared transmit engine, or NULL */
 
   /* fixed once configured */
   gboolean chains;              /* TX takes multi-segment mbufs */
@@ -79,14 +81,19 @@ void vmi_dpdk_context_release (void);
 /* The port for @dir: by @name (a DPDK device name such as "net_pcap0" or a
  * PCI address) when not NULL/empty, else by index @index. Configures and
  * starts it when nobody uses it yet. Fails with VMI_TRANSPORT_ERROR_BUSY
- * when another element of the process uses that direction of the port.
+ * when another element of the process uses that direction of the port,
+ * unless both send for the same shared transmit engine (@tx_engine not
+ * NULL or empty).
  * Needs a context reference. *@warning: advice (link down, ...).
  * @rx_mbufs: the receive pool's size when this call configures the port
  * (0: the default, 8191). */
 VmiDpdkPort *vmi_dpdk_port_acquire (gint index, const gchar * name,
-    VmiTransportDirection dir, guint rx_mbufs, gchar ** warning,
-    GError ** error);
+    VmiTransportDirection dir, guint rx_mbufs, const gchar * tx_engine,
+    gchar ** warning, GError ** error);
 void vmi_dpdk_port_release (VmiDpdkPort * port, VmiTransportDirection dir);
+/* Senders of the port now (senders of one shared transmit engine share
+ * it: @tx_engine of vmi_dpdk_port_acquire()) */
+guint vmi_dpdk_port_senders (VmiDpdkPort * port);
 
 /* Sends one control frame (ARP, IGMP) of @len bytes; from any thread. */
 gboolean vmi_dpdk_port_send_ctrl (VmiDpdkPort * port, const guint8 * frame,

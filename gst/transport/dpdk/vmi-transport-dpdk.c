@@ -429,7 +429,7 @@ vmi_transport_dpdk_open (const VmiTransportConfig * cfg, GError ** error)
   d->hz = rte_get_timer_hz ();
   /* `iface` names the port when set ("net_ring0", "0000:01:00.0") */
   d->port = vmi_dpdk_port_acquire (cfg->dpdk_port, cfg->iface, cfg->direction,
-      cfg->rx_mbufs, &w, error);
+      cfg->rx_mbufs, cfg->shared_engine, &w, error);
   if (d->port == NULL)
     goto error;
   append_warning (d, w);
@@ -476,7 +476,11 @@ vmi_transport_dpdk_close (VmiTransport * t)
 {
   VmiTransportDpdk *d = (VmiTransportDpdk *) t;
 
-  if (d->port && d->dir == VMI_TRANSPORT_DIR_SEND)
+  /* the port's count is every sender's: with others of a shared engine
+   * still sending it never drains (their engine waits for its own frames
+   * instead, vmi-tx-engine.c) */
+  if (d->port && d->dir == VMI_TRANSPORT_DIR_SEND
+      && vmi_dpdk_port_senders (d->port) == 1)
     drain_attached (d);
 
   if (d->n_held)
