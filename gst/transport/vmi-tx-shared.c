@@ -420,16 +420,3 @@ vmi_tx_shared_kick (VmiTxSharedMember * m)
     g_mutex_unlock (&sh->lock);
   }
 }
-
-guint
-vmi_tx_shared_count (const gchar * name)
-{
-  VmiTxShared *sh;
-  guint n;
-
-  g_mutex_lock (&reg_lock);
-  sh = engines ? g_hash_table_lookup (engines, name) : NULL;
-  n = sh ? sh->members : 0;
-  g_mutex_unlock (&reg_lock);
-  return n;
-}

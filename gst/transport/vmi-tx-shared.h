@@ -49,9 +49,6 @@ void vmi_tx_shared_leave (VmiTxSharedMember * m);
 /* @m's engine queued a frame (any thread) */
 void vmi_tx_shared_kick (VmiTxSharedMember * m);
 
-/* Engines the shared engine @name serves now (0: no such engine) */
-guint vmi_tx_shared_count (const gchar * name);
-
 G_END_DECLS
 
 #endif /* __VMI_TX_SHARED_H__ */

@@ -310,3 +310,40 @@ dpdk_check_capture (const RefFormat * f, GPtrArray * frames,
   g_free (prev);
   g_free (pic);
 }
+
+void
+dpdk_set_state (GstElement * pipeline, GstState state)
+{
+  fail_if (gst_element_set_state (pipeline, state) ==
+      GST_STATE_CHANGE_FAILURE);
+  if (state == GST_STATE_NULL)
+    return;
+  fail_unless (gst_element_get_state (pipeline, NULL, NULL, 30 * GST_SECOND)
+      == GST_STATE_CHANGE_SUCCESS);
+}
+
+guint
+dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const gchar *tid;
+  guint n = 0;
+
+  while (dir && (tid = g_dir_read_name (dir))) {
+    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+    gchar *comm = NULL;
+
+    if (g_file_get_contents (path, &comm, NULL, NULL)
+        && g_str_has_prefix (comm, prefix)) {
+      n++;
+      if (cpus)
+        fail_unless (sched_getaffinity (atoi (tid), sizeof (*cpus), cpus)
+            == 0);
+    }
+    g_free (comm);
+    g_free (path);
+  }
+  if (dir)
+    g_dir_close (dir);
+  return n;
+}

@@ -5,6 +5,8 @@
 
 #include "../net/net-common.h"
 
+#include <sched.h>
+
 G_BEGIN_DECLS
 
 /* EAL arguments for one test process: no hugepages, no PCI, 512 MB, one
@@ -36,6 +38,13 @@ GPtrArray *dpdk_encode_stream (const RefFormat * f, guint8 ** pics,
  * compared with @pics. */
 void dpdk_check_capture (const RefFormat * f, GPtrArray * frames,
     guint8 ** pics, guint n_frames, guint32 group, guint16 port);
+
+/* Sets @pipeline to @state and waits for it (30 s; not for NULL) */
+void dpdk_set_state (GstElement * pipeline, GstState state);
+
+/* Threads of this process named @prefix; the CPUs the last one may use
+ * go to *@cpus (may be NULL) */
+guint dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus);
 
 /* Runs @pipeline until the bus has an error (returned) or @timeout_s pass
  * (NULL); collects warnings into *@warnings (may be NULL) */

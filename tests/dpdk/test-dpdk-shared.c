@@ -111,45 +111,6 @@ snapshot (guint * counts)
   g_mutex_unlock (&lock);
 }
 
-static void
-set_state (GstElement * pipeline, GstState state)
-{
-  fail_if (gst_element_set_state (pipeline, state) ==
-      GST_STATE_CHANGE_FAILURE);
-  if (state == GST_STATE_NULL)
-    return;
-  fail_unless (gst_element_get_state (pipeline, NULL, NULL, 30 * GST_SECOND)
-      == GST_STATE_CHANGE_SUCCESS);
-}
-
-/* Threads of this process named @prefix; the CPUs the last one may use
- * go to *@cpus */
-static guint
-count_threads (const gchar * prefix, cpu_set_t * cpus)
-{
-  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
-  const gchar *tid;
-  guint n = 0;
-
-  while (dir && (tid = g_dir_read_name (dir))) {
-    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
-    gchar *comm = NULL;
-
-    if (g_file_get_contents (path, &comm, NULL, NULL)
-        && g_str_has_prefix (comm, prefix)) {
-      n++;
-      if (cpus)
-        fail_unless (sched_getaffinity (atoi (tid), sizeof (*cpus), cpus)
-            == 0);
-    }
-    g_free (comm);
-    g_free (path);
-  }
-  if (dir)
-    g_dir_close (dir);
-  return n;
-}
-
 /* The EAL's runtime files (--file-prefix vmitest-<pid>-<n>) of this
  * process (check runs each test in a child of its own) */
 static void
@@ -260,23 +221,23 @@ GST_START_TEST (test_shared_engine_8_streams)
     g_free (desc);
   }
   for (i = 0; i < N_SRC; i++)
-    set_state (sources[i].pipeline, GST_STATE_PLAYING);
+    dpdk_set_state (sources[i].pipeline, GST_STATE_PLAYING);
 
   /* all eight, from one thread pinned to CPU 0 */
   memset (base, 0, sizeof (base));
   wait_frames ((1u << N_SRC) - 1, base, FRAMES_PER_PHASE);
-  fail_unless_equals_int (count_threads (prefix, &cpus), 1);
+  fail_unless_equals_int (dpdk_count_threads (prefix, &cpus), 1);
   fail_unless_equals_int (CPU_COUNT (&cpus), 1);
   fail_unless (CPU_ISSET (0, &cpus));
-  fail_unless_equals_int (count_threads ("st2022src-rx", NULL), 0);
+  fail_unless_equals_int (dpdk_count_threads ("st2022src-rx", NULL), 0);
 
   /* source 3 stops: the others play on ... */
-  set_state (sources[3].pipeline, GST_STATE_NULL);
+  dpdk_set_state (sources[3].pipeline, GST_STATE_NULL);
   others = ((1u << N_SRC) - 1) & ~(1u << 3);
   snapshot (base);
   wait_frames (others, base, FRAMES_PER_PHASE);
   /* ... and it comes back among them */
-  set_state (sources[3].pipeline, GST_STATE_PLAYING);
+  dpdk_set_state (sources[3].pipeline, GST_STATE_PLAYING);
   snapshot (base);
   wait_frames ((1u << N_SRC) - 1, base, FRAMES_PER_PHASE);
 
@@ -292,12 +253,12 @@ GST_START_TEST (test_shared_engine_8_streams)
     fail_unless (stat_of (s->src, "packets") >= FRAMES_PER_PHASE * n);
   }
   for (i = 0; i < N_SRC; i++) {
-    set_state (sources[i].pipeline, GST_STATE_NULL);
+    dpdk_set_state (sources[i].pipeline, GST_STATE_NULL);
     gst_object_unref (sources[i].src);
     gst_object_unref (sources[i].pipeline);
   }
   /* the last source gone, the engine's thread is too */
-  fail_unless_equals_int (count_threads (prefix, NULL), 0);
+  fail_unless_equals_int (dpdk_count_threads (prefix, NULL), 0);
 
   net_free_pictures (pics, N_SRC);
   g_free (prefix);
@@ -334,14 +295,14 @@ GST_START_TEST (test_rx_cpu_own_thread)
   sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
   gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, s, NULL);
   gst_object_unref (sink);
-  set_state (s->pipeline, GST_STATE_PLAYING);
+  dpdk_set_state (s->pipeline, GST_STATE_PLAYING);
   wait_frames (1, base, FRAMES_PER_PHASE);
-  fail_unless_equals_int (count_threads ("st2022src-rx", &cpus), 1);
+  fail_unless_equals_int (dpdk_count_threads ("st2022src-rx", &cpus), 1);
   fail_unless_equals_int (CPU_COUNT (&cpus), 1);
   fail_unless (CPU_ISSET (0, &cpus));
   fail_unless_equals_int (s->bad, 0);
   fail_unless_equals_int (s->corrupted, 0);
-  set_state (s->pipeline, GST_STATE_NULL);
+  dpdk_set_state (s->pipeline, GST_STATE_NULL);
   gst_object_unref (s->pipeline);
 
   g_ptr_array_unref (frames);

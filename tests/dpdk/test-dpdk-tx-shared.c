@@ -140,45 +140,6 @@ snapshot (guint * counts)
   g_mutex_unlock (&lock);
 }
 
-static void
-set_state (GstElement * pipeline, GstState state)
-{
-  fail_if (gst_element_set_state (pipeline, state) ==
-      GST_STATE_CHANGE_FAILURE);
-  if (state == GST_STATE_NULL)
-    return;
-  fail_if (gst_element_get_state (pipeline, NULL, NULL, 30 * GST_SECOND) ==
-      GST_STATE_CHANGE_FAILURE);
-}
-
-/* Threads of this process named @prefix; the CPUs the last one may use
- * go to *@cpus */
-static guint
-count_threads (const gchar * prefix, cpu_set_t * cpus)
-{
-  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
-  const gchar *tid;
-  guint n = 0;
-
-  while (dir && (tid = g_dir_read_name (dir))) {
-    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
-    gchar *comm = NULL;
-
-    if (g_file_get_contents (path, &comm, NULL, NULL)
-        && g_str_has_prefix (comm, prefix)) {
-      n++;
-      if (cpus)
-        fail_unless (sched_getaffinity (atoi (tid), sizeof (*cpus), cpus)
-            == 0);
-    }
-    g_free (comm);
-    g_free (path);
-  }
-  if (dir)
-    g_dir_close (dir);
-  return n;
-}
-
 static GstStructure *
 stats_of (GstElement * sink)
 {
@@ -234,7 +195,7 @@ sender_clear (guint i)
 {
   Sender *s = &senders[i];
 
-  set_state (s->pipeline, GST_STATE_NULL);
+  dpdk_set_state (s->pipeline, GST_STATE_NULL);
   gst_object_unref (s->sink);
   gst_object_unref (s->pipeline);
   memset (s, 0, sizeof (*s));
@@ -288,23 +249,23 @@ run_null_once (guint attempt, const gchar * eal)
     g_free (src);
   }
   for (i = 0; i < N_SINK; i++)
-    set_state (senders[i].pipeline, GST_STATE_PLAYING);
+    dpdk_set_state (senders[i].pipeline, GST_STATE_PLAYING);
 
   /* one thread sends for all eight, on tx-cpu; no sink has one of its own */
   memset (base, 0, sizeof (base));
   wait_frames ((1u << N_SINK) - 1, base, 1);
-  fail_unless_equals_int (count_threads (prefix, &cpus), 1);
+  fail_unless_equals_int (dpdk_count_threads (prefix, &cpus), 1);
   fail_unless_equals_int (CPU_COUNT (&cpus), 1);
   fail_unless (CPU_ISSET (tx_cpu, &cpus));
-  fail_unless_equals_int (count_threads ("st2022-tx", NULL), 0);
+  fail_unless_equals_int (dpdk_count_threads ("st2022-tx", NULL), 0);
 
   /* mid-run one sink stops: the others send on ... */
   wait_frames (1u << STOPPER, base, STOP_AT);
-  set_state (senders[STOPPER].pipeline, GST_STATE_NULL);
+  dpdk_set_state (senders[STOPPER].pipeline, GST_STATE_NULL);
   snapshot (base);
   wait_frames (others, base, STOPPED_FRAMES);
   /* ... and it comes back among them, its stream anew */
-  set_state (senders[STOPPER].pipeline, GST_STATE_PLAYING);
+  dpdk_set_state (senders[STOPPER].pipeline, GST_STATE_PLAYING);
   for (i = 0; i < N_SINK; i++)
     wait_eos (senders[i].pipeline);
 
@@ -329,7 +290,7 @@ run_null_once (guint attempt, const gchar * eal)
   for (i = 0; i < N_SINK; i++)
     sender_clear (i);
   /* the last sink gone, the engine's thread is too */
-  fail_unless_equals_int (count_threads (prefix, NULL), 0);
+  fail_unless_equals_int (dpdk_count_threads (prefix, NULL), 0);
   g_string_free (report, TRUE);
   g_free (prefix);
   g_free (engine);
@@ -439,7 +400,7 @@ run_pcap_once (guint attempt, const gchar * eal)
     gst_object_unref (src);
   }
   for (i = 0; i < N_SINK; i++)
-    set_state (senders[i].pipeline, GST_STATE_PLAYING);
+    dpdk_set_state (senders[i].pipeline, GST_STATE_PLAYING);
   for (i = 0; i < N_SINK; i++)
     wait_eos (senders[i].pipeline);
   late = engine_late (report);
