@@ -158,6 +158,16 @@ struct _GstSt2022Sink
   gint64 late_worst, late_warned_mono;
 };
 
+/* gstst2022sinkstats.c: the `stats` structure (object lock held), posted
+ * as `st2022-stats`; a frame sent @late ns after its launch time (QoS
+ * message, and a warning now and then); the check, every 32nd frame, that
+ * zerocopy=true does not copy */
+GstStructure *gst_st2022_sink_stats_structure_unlocked (GstSt2022Sink * self);
+void gst_st2022_sink_post_stats (GstSt2022Sink * self);
+void gst_st2022_sink_report_late (GstSt2022Sink * self, GstClockTime rt,
+    GstClockTime pts, GstClockTime period, gint64 late, gint64 now);
+void gst_st2022_sink_check_zerocopy (GstSt2022Sink * self);
+
 G_END_DECLS
 
 #endif /* __GST_ST2022_SINK_PRIV_H__ */
