@@ -19,10 +19,7 @@
 #include "gstst2022sink.h"
 #include "gstst2022anc.h"
 #include "gstst2022common.h"
-#include "gstst2022legs.h"
-#include "gstst2022sdp.h"
-#include "gstst2022clock.h"
-#include "nmos/gstst2022nmos.h"
+#include "gstst2022helpers.h"
 #include "transport/vmi-tx-engine.h"
 #include "st2022/st2022.h"
 
@@ -79,16 +76,11 @@ enum
   PROP_ZEROCOPY,
   PROP_PSF,
   PROP_STATS,
-  /* transport, iface, dpdk-eal-args, dpdk-port, stats-interval */
-  PROP_COMMON_FIRST,
-  /* sdp, sdp-file */
-  PROP_SDP_FIRST = PROP_COMMON_FIRST + GST_ST2022_COMMON_N_PROPS,
-  /* nmos, nmos-registry, nmos-node-port, nmos-label */
-  PROP_NMOS_FIRST = PROP_SDP_FIRST + GST_ST2022_SDP_N_PROPS,
-  /* secondary-* (ST 2022-7) */
-  PROP_LEGS_FIRST = PROP_NMOS_FIRST + GST_ST2022_NMOS_N_PROPS,
-  /* clock-source, ptp-domain, ptp-timeout, tx-offset */
-  PROP_CLOCK_FIRST = PROP_LEGS_FIRST + GST_ST2022_LEGS_N_PROPS,
+  /* the shared ones (gstst2022helpers.h): transport, iface, dpdk-eal-args,
+   * dpdk-port, stats-interval; sdp, sdp-file; nmos, nmos-registry,
+   * nmos-node-port, nmos-label; secondary-* (ST 2022-7); clock-source,
+   * ptp-domain, ptp-timeout, tx-offset */
+  PROP_HELPERS_FIRST,
 };
 
 struct _GstSt2022Sink
@@ -123,6 +115,8 @@ struct _GstSt2022Sink
   GstSt2022SdpSettings sdp;
   GstSt2022LegsSettings legs_settings;
   GstSt2022Clock timing;
+  /* the helpers' settings: these, and nmos below */
+  GstSt2022Helpers helpers;
 
   /* streaming state */
   VmiTransport *t;              /* both paths' with a secondary-host */
@@ -157,6 +151,14 @@ struct _GstSt2022Sink
   guint64 late_unwarned;
   gint64 late_worst, late_warned_mono;
 };
+
+/* gstst2022sinkprops.c: every property of the element, installed on
+ * @gobject_class; set/get (object lock taken) */
+void gst_st2022_sink_install_properties (GObjectClass * gobject_class);
+void gst_st2022_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+void gst_st2022_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
 
 /* gstst2022sinkstats.c: the `stats` structure (object lock held), posted
  * as `st2022-stats`; a frame sent @late ns after its launch time (QoS
