@@ -7,9 +7,10 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The instance of st2022sink, shared by its element glue (gstst2022sink.c)
- * and the helpers beside it (gstst2022sink*.c), each one concern of the
- * element. Not installed. */
+/* The instance of st2022sink, shared by its element glue (gstst2022sink.c:
+ * class, pads, start/stop, caps, render) and the helpers beside it, one
+ * concern each: properties (gstst2022sinkprops.c) and statistics
+ * (gstst2022sinkstats.c). Not installed. */
 
 #ifndef __GST_ST2022_SINK_PRIV_H__
 #define __GST_ST2022_SINK_PRIV_H__
