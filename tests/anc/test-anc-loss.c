@@ -278,7 +278,7 @@ check_loss (const RefFormat * f, const guint * spf_seq, guint seq_len)
   aud = (gint32 *) map.data;
   for (i = 0; i < total + 48000; i++) {
     aud[2 * i] = GINT32_TO_LE ((gint32) (i + 1) << 8);
-    aud[2 * i + 1] = GINT32_TO_LE (-(gint32) (i + 1) << 8);
+    aud[2 * i + 1] = GINT32_TO_LE (-(gint32) ((i + 1) << 8));
   }
   gst_buffer_unmap (abuf, &map);
   GST_BUFFER_PTS (abuf) = 0;
