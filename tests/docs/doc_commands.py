@@ -1,5 +1,5 @@
 # gst-vmi docs test, second half: runs the documents' commands verbatim.
-# Called by test-docs.py --commands BUILD_DIR [FILE[:LINE]...].
+# Called by tests/docs/test-docs.py --commands BUILD_DIR [FILE[:LINE]...].
 #
 # What is run: in README.md, docs/*.md, pipelines/README.md and
 # examples/README.md every fenced block tagged sh, and every untagged block
