@@ -211,7 +211,8 @@ gst_st2022_sink_install_properties (GObjectClass * gobject_class)
    * GstSt2022Sink:tx-cpu:
    *
    * CPU core the transmit thread is pinned to (-1: not pinned). With a
-   * `shared-engine`, the sink that starts the engine pins it.
+   * `shared-engine`, the sink that starts the engine pins it, and each
+   * sink's streaming thread (its raster writer) keeps off that core.
    */
   g_object_class_install_property (gobject_class, PROP_TX_CPU,
       g_param_spec_int ("tx-cpu", "Transmit CPU",

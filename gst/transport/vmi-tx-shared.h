@@ -38,7 +38,7 @@ typedef struct _VmiTxSharedMember VmiTxSharedMember;
  * pinned to @cpu when >= 0). The engine sends on one port: @port_index /
  * @port_name (as VmiTransportConfig's dpdk_port / iface) must be the
  * first engine's. *@warning (may be NULL): advice for the user (another
- * tx-cpu than the engine's). */
+ * tx-cpu than the engine's, no real-time priority for its thread). */
 VmiTxSharedMember *vmi_tx_shared_join (const gchar * name, VmiTxEngine * e,
     gint port_index, const gchar * port_name, gint cpu, gchar ** warning,
     GError ** error);
@@ -46,7 +46,10 @@ VmiTxSharedMember *vmi_tx_shared_join (const gchar * name, VmiTxEngine * e,
 /* Never from the shared thread */
 void vmi_tx_shared_leave (VmiTxSharedMember * m);
 
-/* @m's engine queued a frame (any thread) */
+/* @m's engine queued a frame (any thread: the one that wrote the raster).
+ * When the engine is pinned, the calling thread is taken off the engine's
+ * CPU the first time (unless it may run nowhere else), so the writers do
+ * not compete with the engine for it. */
 void vmi_tx_shared_kick (VmiTxSharedMember * m);
 
 G_END_DECLS

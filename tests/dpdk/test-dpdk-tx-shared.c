@@ -19,10 +19,14 @@
 #include "dpdk-common.h"
 
 #include <gst/app/gstappsrc.h>
+#include <linux/capability.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define N_SINK 8
@@ -40,6 +44,11 @@ typedef struct
   GstElement *pipeline, *sink;
   /* under lock: buffers the sink got */
   guint frames;
+  /* its streaming thread (the raster writer) and the frames it had; it
+   * could run on tx-cpu after its first frame */
+  GThread *writer;
+  guint writer_frames;
+  gboolean writer_on_tx_cpu;
 } Sender;
 
 static GMutex lock;
@@ -51,7 +60,18 @@ static GstPadProbeReturn
 count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Sender *s = user_data;
+  cpu_set_t cpus;
 
+  /* the sink's first frame moves its writer off the engine's CPU (a
+   * restarted sink has a new streaming thread) */
+  if (s->writer != g_thread_self ()) {
+    s->writer = g_thread_self ();
+    s->writer_frames = 0;
+  }
+  if (s->writer_frames++ >= 1 && sysconf (_SC_NPROCESSORS_ONLN) > 1
+      && pthread_getaffinity_np (pthread_self (), sizeof (cpus), &cpus) == 0
+      && CPU_ISSET (tx_cpu, &cpus))
+    s->writer_on_tx_cpu = TRUE;
   g_mutex_lock (&lock);
   s->frames++;
   g_cond_broadcast (&cond);
@@ -235,6 +255,9 @@ run_null_once (guint attempt, const gchar * eal)
     fail_unless_equals_uint64 (net_stat (st, "bytes"),
         (guint64) RUN_FRAMES * ref_datagrams (&ref_1080p5994) * 1400);
     gst_structure_free (st);
+    /* no raster writer competes with the engine for its CPU */
+    fail_if (senders[i].writer_on_tx_cpu, "sink %u's streaming thread may "
+        "run on tx-cpu %d", i, tx_cpu);
   }
   late = engine_late (report);
   GST_INFO ("run %u:%s", attempt + 1, report->str);
@@ -486,6 +509,65 @@ GST_START_TEST (test_shared_engine_errors)
 
 GST_END_TEST;
 
+/* The shared thread's real-time priority: granted where the process may
+ * have it, else every sink warns, naming what to do */
+static gchar *
+run_for_warnings (const gchar * eal)
+{
+  gchar *desc = g_strdup_printf (SRC "st2022sink transport=dpdk "
+      "host=239.1.3.1 shared-engine=rt tx-cpu=%d dpdk-eal-args=\"%s\"",
+      tx_cpu, eal);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  gchar *warnings = NULL;
+  GError *err;
+
+  fail_unless (pipeline != NULL);
+  err = dpdk_expect_error (pipeline, 2, &warnings);
+  fail_unless (err == NULL, "%s", err ? err->message : "");
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return warnings;
+}
+
+#define NO_RT "shared-engine 'rt' runs without real-time priority (the " \
+  "system refused SCHED_FIFO): any other thread on its CPU can delay every " \
+  "stream's datagrams by a time slice; run as root or with CAP_SYS_NICE, " \
+  "or raise RLIMIT_RTPRIO (ulimit -r)"
+
+GST_START_TEST (test_shared_engine_rt_priority)
+{
+  gchar *eal = dpdk_test_eal_args ("--vdev net_null0");
+  struct sched_param sp = {.sched_priority = 10 };
+  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct caps[2];
+  struct rlimit none = { 0, 0 };
+  gchar *w;
+
+  /* may this process have it? (this thread goes back to normal at once) */
+  if (pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp) == 0) {
+    sp.sched_priority = 0;
+    pthread_setschedparam (pthread_self (), SCHED_OTHER, &sp);
+    w = run_for_warnings (eal);
+    fail_if (strstr (w, "without real-time priority") != NULL, "%s", w);
+    g_free (w);
+  } else {
+    g_print ("this process may not use SCHED_FIFO: only the warning is "
+        "checked\n");
+  }
+  /* the process loses the right: no CAP_SYS_NICE, RLIMIT_RTPRIO 0 (this
+   * test's own process: check forks one per test) */
+  fail_unless (syscall (SYS_capget, &hdr, caps) == 0);
+  caps[CAP_SYS_NICE / 32].effective &= ~(1u << (CAP_SYS_NICE % 32));
+  fail_unless (syscall (SYS_capset, &hdr, caps) == 0);
+  fail_unless (setrlimit (RLIMIT_RTPRIO, &none) == 0);
+  w = run_for_warnings (eal);
+  fail_unless (strstr (w, NO_RT) != NULL, "%s", w);
+  g_free (w);
+  g_free (eal);
+}
+
+GST_END_TEST;
+
 static Suite *
 dpdk_tx_shared_suite (void)
 {
@@ -499,6 +581,8 @@ dpdk_tx_shared_suite (void)
   tcase_add_test (tc, test_shared_engine_errors);
   tcase_add_test (tc, test_shared_engine_capture);
   tcase_add_test (tc, test_shared_engine_8_streams);
+  /* last: it takes the process's right to real-time priority away */
+  tcase_add_test (tc, test_shared_engine_rt_priority);
   return s;
 }
 

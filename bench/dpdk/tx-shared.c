@@ -1,0 +1,267 @@
+/* gst-vmi benchmark: N live 1080p59.94 st2022sink on one shared transmit
+ * engine (`shared-engine`, `tx-cpu`) on DPDK net_null, in real time.
+ *
+ *   bench-tx-shared <streams> <seconds> <tx-cpu> <eal-args> [pacing]
+ *
+ * Each sink has a pipeline of its own: videotestsrc num-buffers=1 !
+ * imagefreeze is-live=true ! queue ! st2022sink, the pipelines sharing one
+ * clock, stopped after the measurement. After one second of warm-up the sinks' statistics
+ * and the shared thread's scheduling figures (/proc/self/task/<tid>:
+ * schedstat, status) are taken, and again after <seconds>; the difference
+ * is printed as one line:
+ *
+ *   tx-shared streams=<n> frames=<f> late=<l> behind=<b> element_late=<e>
+ *     late_max_ms=<m> thread_cpu=<%> thread_wait_ms=<w> thread_preempted=<p>
+ *     writers_on_tx_cpu_ms=<c> caps=<negotiated caps of the first sink>
+ *
+ * late: frames the shared thread sent a run of more than 5 % of a frame
+ * period after its instant (engine-frames-late); behind: frames that
+ * reached the engine after their launch time (engine-frames-behind);
+ * element_late: the element's frames-late; late_max_ms: the latest run
+ * (engine-late-max, over the whole run); thread_cpu: the shared thread's
+ * CPU time per wall time; thread_wait_ms: time it was runnable but another
+ * thread had its CPU; thread_preempted: its involuntary context switches;
+ * writers_on_tx_cpu_ms: CPU time the process's other threads ran while
+ * last seen on tx-cpu (a sample, from /proc <tid>/stat "processor").
+ *
+ * Not a test: timings on a shared machine are noise (the caller prints
+ * the load next to each line). */
+
+#include <gst/gst.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_STREAMS 64
+
+typedef struct
+{
+  guint64 frames, late, behind, element_late;
+  gint64 late_max;
+} SinkFigures;
+
+typedef struct
+{
+  guint64 run_ns, wait_ns, nonvol;
+} ThreadFigures;
+
+static guint64
+stat_u64 (const GstStructure * st, const gchar * name)
+{
+  guint64 v = 0;
+
+  gst_structure_get_uint64 (st, name, &v);
+  return v;
+}
+
+static void
+sink_figures (GstElement ** sinks, guint n, SinkFigures * f)
+{
+  guint i;
+
+  memset (f, 0, sizeof (*f));
+  for (i = 0; i < n; i++) {
+    GstStructure *st = NULL;
+    gint64 worst = 0;
+
+    g_object_get (sinks[i], "stats", &st, NULL);
+    if (st == NULL)
+      continue;
+    f->frames += stat_u64 (st, "frames");
+    f->late += stat_u64 (st, "engine-frames-late");
+    f->behind += stat_u64 (st, "engine-frames-behind");
+    f->element_late += stat_u64 (st, "frames-late");
+    gst_structure_get_int64 (st, "engine-late-max", &worst);
+    f->late_max = MAX (f->late_max, worst);
+    gst_structure_free (st);
+  }
+}
+
+/* not inlined: GCC 12 then takes the returned text for a dangling
+ * pointer to the local it was read into */
+G_GNUC_NO_INLINE static gchar *
+task_file (const gchar * tid, const gchar * name)
+{
+  gchar *path = g_strdup_printf ("/proc/self/task/%s/%s", tid, name);
+  gchar *s = NULL;
+
+  g_file_get_contents (path, &s, NULL, NULL);
+  g_free (path);
+  return s;
+}
+
+/* The number after @key in /proc/self/task/@tid/status */
+static guint64
+status_field (const gchar * tid, const gchar * key)
+{
+  gchar *status = task_file (tid, "status");
+  const gchar *at = status ? strstr (status, key) : NULL;
+  guint64 v = at ? g_ascii_strtoull (at + strlen (key), NULL, 10) : 0;
+
+  g_free (status);
+  return v;
+}
+
+/* CPU time (ns) of thread @tid when it was last seen on @cpu, else 0 */
+static guint64
+cpu_ns_if_on (const gchar * tid, gint cpu)
+{
+  gchar *st = task_file (tid, "stat");
+  const gchar *after = st ? strrchr (st, ')') : NULL;
+  gchar **v = g_strsplit (after ? after + 2 : "", " ", 0);
+  guint64 ns = 0;
+
+  /* after ")": utime is the 12th field, stime the 13th, processor 37th */
+  if (g_strv_length (v) > 36 && atoi (v[36]) == cpu)
+    ns = (g_ascii_strtoull (v[11], NULL, 10) +
+        g_ascii_strtoull (v[12], NULL, 10)) * (1000000000 / sysconf
+        (_SC_CLK_TCK));
+  g_strfreev (v);
+  g_free (st);
+  return ns;
+}
+
+/* The shared thread's figures (comm vmi-tx-*), and the CPU time (ns) of
+ * every other thread last seen on @cpu into *@others */
+static gboolean
+thread_figures (gint cpu, ThreadFigures * f, guint64 * others)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const gchar *tid;
+  gboolean found = FALSE;
+
+  memset (f, 0, sizeof (*f));
+  *others = 0;
+  while (dir && (tid = g_dir_read_name (dir))) {
+    gchar *comm = task_file (tid, "comm");
+
+    if (comm && g_str_has_prefix (comm, "vmi-tx-")) {
+      gchar *ss = task_file (tid, "schedstat");
+
+      if (ss)
+        sscanf (ss, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &f->run_ns,
+            &f->wait_ns);
+      f->nonvol = status_field (tid, "nonvoluntary_ctxt_switches:");
+      found = TRUE;
+      g_free (ss);
+    } else if (comm) {
+      *others += cpu_ns_if_on (tid, cpu);
+    }
+    g_free (comm);
+  }
+  if (dir)
+    g_dir_close (dir);
+  return found;
+}
+
+int
+main (int argc, char **argv)
+{
+  GstElement *pipes[MAX_STREAMS], *sinks[MAX_STREAMS];
+  GstClock *clock;
+  GstCaps *caps = NULL;
+  GstPad *pad;
+  SinkFigures s0, s1;
+  ThreadFigures t0, t1;
+  guint64 o0, o1;
+  gint64 w0, w1;
+  guint n, i, secs;
+  gint cpu;
+  gboolean ok = TRUE;
+  gchar *engine, *caps_s;
+  const gchar *pacing;
+
+  gst_init (&argc, &argv);
+  if (argc < 5) {
+    g_printerr ("usage: %s <streams> <seconds> <tx-cpu> <eal-args> "
+        "[pacing]\n", argv[0]);
+    return 2;
+  }
+  n = CLAMP (atoi (argv[1]), 1, MAX_STREAMS);
+  secs = MAX (1, atoi (argv[2]));
+  cpu = atoi (argv[3]);
+  pacing = argc > 5 ? argv[5] : "software";
+  engine = g_strdup_printf ("b%d", (int) getpid ());
+
+  clock = gst_system_clock_obtain ();
+  for (i = 0; i < n; i++) {
+    GError *err = NULL;
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 pattern=%u ! "
+        "video/x-raw,format=UYVP,width=1920,height=1080 ! "
+        "imagefreeze is-live=true ! "
+        "video/x-raw,framerate=60000/1001,interlace-mode=progressive ! "
+        "queue ! st2022sink name=sink transport=dpdk host=239.1.3.%u "
+        "port=5004 bind-address=10.1.3.1 pacing=%s shared-engine=%s "
+        "tx-cpu=%d stats-interval=0 dpdk-eal-args=\"%s\"", i % 20, i + 1, pacing, engine, cpu, argv[4]);
+
+    pipes[i] = gst_parse_launch (desc, &err);
+    if (pipes[i] == NULL) {
+      g_printerr ("pipeline: %s\n", err->message);
+      return 1;
+    }
+    g_free (desc);
+    gst_pipeline_use_clock (GST_PIPELINE (pipes[i]), clock);
+    sinks[i] = gst_bin_get_by_name (GST_BIN (pipes[i]), "sink");
+  }
+  for (i = 0; i < n; i++)
+    if (gst_element_set_state (pipes[i], GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      g_printerr ("stream %u does not start\n", i);
+      return 1;
+    }
+
+  g_usleep (G_USEC_PER_SEC);
+  sink_figures (sinks, n, &s0);
+  if (!thread_figures (cpu, &t0, &o0)) {
+    g_printerr ("no shared transmit thread (vmi-tx-*)\n");
+    return 1;
+  }
+  w0 = g_get_monotonic_time ();
+  g_usleep (secs * G_USEC_PER_SEC);
+  sink_figures (sinks, n, &s1);
+  thread_figures (cpu, &t1, &o1);
+  w1 = g_get_monotonic_time ();
+
+  /* the streams run on until stopped: an error is all there is to see */
+  for (i = 0; i < n; i++) {
+    GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipes[i]),
+        GST_MESSAGE_ERROR);
+
+    if (m) {
+      GError *e = NULL;
+
+      gst_message_parse_error (m, &e, NULL);
+      g_printerr ("stream %u: %s\n", i, e->message);
+      g_error_free (e);
+      gst_message_unref (m);
+      ok = FALSE;
+    }
+  }
+  pad = gst_element_get_static_pad (sinks[0], "sink");
+  caps = gst_pad_get_current_caps (pad);
+  caps_s = caps ? gst_caps_to_string (caps) : g_strdup ("(none)");
+  for (i = 0; i < n; i++) {
+    gst_element_set_state (pipes[i], GST_STATE_NULL);
+    gst_object_unref (sinks[i]);
+    gst_object_unref (pipes[i]);
+  }
+  if (ok)
+    printf ("tx-shared streams=%u frames=%" G_GUINT64_FORMAT " late=%"
+        G_GUINT64_FORMAT " behind=%" G_GUINT64_FORMAT " element_late=%"
+        G_GUINT64_FORMAT " late_max_ms=%.2f thread_cpu=%.0f%% "
+        "thread_wait_ms=%.1f thread_preempted=%" G_GUINT64_FORMAT
+        " writers_on_tx_cpu_ms=%.0f caps=%s\n", n, s1.frames - s0.frames,
+        s1.late - s0.late, s1.behind - s0.behind,
+        s1.element_late - s0.element_late, s1.late_max / 1e6,
+        100.0 * (t1.run_ns - t0.run_ns) / ((w1 - w0) * 1e3),
+        (t1.wait_ns - t0.wait_ns) / 1e6, t1.nonvol - t0.nonvol,
+        (o1 > o0 ? o1 - o0 : 0) / 1e6, caps_s);
+  g_free (caps_s);
+  if (caps)
+    gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (clock);
+  g_free (engine);
+  return ok ? 0 : 1;
+}
