@@ -12,12 +12,16 @@
 # How: each document is one shell session (blocks in order; `cd` and files
 # carry over, as for a user typing them), as root in a private network and
 # mount namespace: lo, veth interfaces eth0 (192.0.2.10/24, the default
-# route) and eth1 (198.51.100.10/24), their peers up and unaddressed, a private /tmp and /run/netns, and an
-# Xvfb display. Nothing reaches a real network and port 5004 is free, so the
-# commands run as written. For AF_PACKET blocks (transport=packet, one
-# interface named for both ends) each veth's peer returns what it receives.
-# Each gst-launch-1.0 / gst-play-1.0 typed in a
-# block runs as in a terminal of its own: the next command is typed once it
+# route) and eth1 (198.51.100.10/24), their peers up and unaddressed, a
+# private /tmp, /run/netns and /run/dpdk, and an Xvfb display. Sessions run
+# side by side, two at a time (VMI_DOC_JOBS), except that one judging a
+# real-time stream (the demo, the soak) runs alone, and no two that measure
+# the host's timing, and no two that build, overlap (Scheduler);
+# each session's output is printed whole, in the documents' order. Nothing
+# reaches a real network and port 5004 is free, so the commands run as
+# written. For AF_PACKET blocks (transport=packet, one interface named for
+# both ends) each veth's peer returns what it receives. Each
+# gst-launch-1.0 / gst-play-1.0 typed in a block runs as in a terminal of its own: the next command is typed once it
 # plays. A block's pipelines get 5 s, then Ctrl-C (SIGINT; -e pipelines
 # finish their files); a pipeline that ends by itself must end first. A
 # receiver example (st2022src, vmisrc) whose block has no sender gets one
@@ -38,6 +42,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 SKIP = re.compile(r"^\*Not run by the docs test: (.+?)\*\s*$")
@@ -52,6 +57,18 @@ COMMAND = re.compile(
 RUN_S = 5           # a block's pipelines play this long before Ctrl-C
 STOP_S = 60         # then have this long to stop (-e: encoders drain)
 DOC_TIMEOUT_S = 900
+JOBS = 2            # sessions at a time (VMI_DOC_JOBS; see Scheduler)
+# sessions that must not run beside others (Scheduler): "alone", a
+# real-time stream judged by what arrives (the demo's loopback, the soak);
+# "timed", a measurement of the host's timing (a test program or benchmark
+# judging rates, as pa-controlled's figures; vmi-jitter)
+ALONE = re.compile(r"(?<![\w/-])(scripts/(demo|soak|load-test)|"
+                   r"pipelines/loopback\S*)(?=\s|$|;)")
+TIMED = re.compile(r"(?<![\w/-])(build/tests/\S+|build/bench/\S+|"
+                   r"vmi-jitter\S*|\S*vmi-jitter-experiments\S*|"
+                   r"scripts/bench)(?=\s|$|;)")
+# "build": a session that builds the shared tree
+BUILDS = re.compile(r"(?<![\w/-])(vmi_build|scripts/demo)(?=\s|$|;)")
 
 PRELUDE = r'''
 __vmi_S=$VMI_DOC_STATE
@@ -64,6 +81,10 @@ ip addr add 192.0.2.10/24 dev eth0 && ip addr add 198.51.100.10/24 dev eth1
 ip route add default via 192.0.2.1 dev eth0
 mount -t tmpfs tmpfs /tmp && mkdir -p /run/netns && \
   mount -t tmpfs tmpfs /run/netns
+# DPDK's runtime directory (/var/run/dpdk/PREFIX, a lock per --file-prefix)
+# is the session's own: sessions run side by side, and documents name
+# their prefixes
+mkdir -p /run/dpdk 2> /dev/null && mount -t tmpfs tmpfs /run/dpdk
 # -displayfd: the display number, written once the server accepts clients
 # (disowned: not one of the blocks' jobs; the session's end kills it)
 Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp \
@@ -461,6 +482,141 @@ def judge(state, i, block, where):
     return problems, ran
 
 
+def session_report(root, build, name, runnable, base):
+    """Runs one session and judges its blocks: (what to print, failures)."""
+    out = []
+    failed = 0
+    t0 = time.monotonic()
+    state, finished = run_session(root, build, name, runnable, base)
+    where = os.path.dirname(state)
+    # Xvfb on a loaded machine now and then refuses a video sink's
+    # connection ("Could not open display"): that alone is the test
+    # machine's, not the document's; the session runs once more
+    judged = [judge(state, i, b, where)[0] for i, b in enumerate(runnable)]
+    lines = [ln for probs in judged for pr in probs
+             for ln in pr.splitlines()
+             if ln.strip().startswith(("ERROR", "exit status"))]
+    if finished and lines and all(
+            "Could not open display" in ln or
+            "Could not initialise X output" in ln or
+            "doesn't want to preroll" in ln or
+            ln.strip() == "exit status 255" for ln in lines):
+        out.append(f"  ({name}: the X server refused a video sink; "
+                   "running the session again)")
+        state, finished = run_session(root, build, name, runnable, base)
+    for i, b in enumerate(runnable):
+        problems, ran = judge(state, i, b, where)
+        out.append(f"{'FAIL' if problems else 'ok'} {b.where()}")
+        out.append("\n".join(ran))
+        for p in problems:
+            out.append("  " + p)
+        if problems:
+            failed += 1
+            log = slurp(os.path.join(state, "session.out"))
+            part = log.split(f"=== block {i}\n", 1)[-1].split(
+                "=== block ", 1)[0].splitlines()
+            if part:
+                out.append("  what the block printed (last 30 lines):")
+                out.append("".join("    " + ln + "\n"
+                                   for ln in part[-30:]).rstrip("\n"))
+    if not finished:
+        out.append(f"FAIL {name}: the session did not end within "
+                   f"{DOC_TIMEOUT_S} s")
+        failed += 1
+    if failed:
+        out.append(f"  session log: {os.path.join(state, 'session.out')}")
+    out.append(f"  ({name}: {time.monotonic() - t0:.0f} s)")
+    return "\n".join(out), failed
+
+
+def resources(blocks):
+    """What a session must not share with another one running at the same
+    time (see Scheduler)."""
+    text = "\n".join(" ".join(joined(b.text)) for b in blocks)
+    out = set()
+    if ALONE.search(text):
+        out.add("alone")
+    if TIMED.search(text):
+        out.add("timed")
+    if BUILDS.search(text):
+        out.add("build")
+    return out
+
+
+class Scheduler:
+    """Runs the sessions JOBS at a time. Each session is isolated already
+    (its own network and mount namespace: /tmp, /run/netns, /run/dpdk,
+    the X display, the scratch directory and the registry are its own), so
+    what two sessions share is the CPUs and the build tree:
+     - "alone": a session whose commands judge a real-time stream carried
+       by threads of normal priority (the demo's loopback, the soak's
+       counters) runs with no other beside it, as all did before;
+     - "timed": a session that measures the host's timing (pa-controlled's
+       figures, whose transmit thread is SCHED_FIFO and which repeats a
+       starved run; vmi-jitter) runs beside light sessions only, never
+       beside another timed one;
+     - "build": a session that builds the shared tree (a no-op after meson
+       test's build) runs beside no other that does.
+    A worker starts the first session in the given order whose class lets
+    it run now (the timed ones come first: they are the longest)."""
+
+    def __init__(self, jobs, sessions, run):
+        self.cv = threading.Condition()
+        self.todo = list(range(len(sessions)))
+        self.sessions, self.run = sessions, run
+        self.held = set()
+        self.running = 0
+        self.results = {}
+        self.threads = [threading.Thread(target=self.worker, daemon=True)
+                        for _ in range(max(1, jobs))]
+
+    def startable(self, res):
+        if "alone" in self.held:
+            return False
+        if "alone" in res and self.running:
+            return False
+        return not (res & self.held)
+
+    def next_session(self):
+        for k in self.todo:
+            if self.startable(self.sessions[k][2]):
+                self.todo.remove(k)
+                self.held |= self.sessions[k][2]
+                self.running += 1
+                return k
+        return None
+
+    def worker(self):
+        while True:
+            with self.cv:
+                k = None
+                while self.todo and k is None:
+                    k = self.next_session()
+                    if k is None:
+                        self.cv.wait()
+                if k is None:
+                    return
+            try:
+                res = self.run(*self.sessions[k][:2])
+            except Exception as e:  # a harness bug: a failure, not a hang
+                res = (f"FAIL {self.sessions[k][0]}: {e!r}", 1)
+            with self.cv:
+                self.held -= self.sessions[k][2]
+                self.running -= 1
+                self.results[k] = res
+                self.cv.notify_all()
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def result(self, k):
+        with self.cv:
+            while k not in self.results:
+                self.cv.wait()
+            return self.results[k]
+
+
 def main(root, docs, build, only):
     build = os.path.abspath(build)
     if shutil.which("unshare") is None or shutil.which("Xvfb") is None:
@@ -486,58 +642,38 @@ def main(root, docs, build, only):
         return not only or any(b.where() == o or b.source == o
                                for o in only)
     base = os.path.join(build, "tests", "docs", "doc-commands")
-    failed = ran_n = skipped = 0
+    jobs = int(os.environ.get("VMI_DOC_JOBS", JOBS))
+    listed = []         # (name, skip lines, index of its run or None)
+    runs = []           # (name, runnable blocks, resources)
+    ran_n = skipped = 0
     for name, blocks in sessions.items():
         blocks = [b for b in blocks if wanted(b)]
-        for b in blocks:
-            if b.skip:
-                skipped += 1
-                print(f"SKIP {b.where()}: {b.skip}")
+        skips = [f"SKIP {b.where()}: {b.skip}" for b in blocks if b.skip]
+        skipped += len(skips)
         runnable = [b for b in blocks if not b.skip]
-        if not runnable:
+        ran_n += len(runnable)
+        listed.append((name, skips, len(runs) if runnable else None))
+        if runnable:
+            runs.append((name, runnable, resources(runnable)))
+    order = sorted(range(len(runs)),
+                   key=lambda k: ("timed" not in runs[k][2],
+                                  "alone" not in runs[k][2]))
+    sched = Scheduler(jobs, [runs[k] for k in order],
+                      lambda name, blocks: session_report(
+                          root, build, name, blocks, base))
+    print(f"{len(runs)} session(s), {jobs} at a time; each one's output "
+          "when it has ended, in the documents' order", flush=True)
+    t0 = time.monotonic()
+    sched.start()
+    failed = 0
+    for name, skips, k in listed:
+        for ln in skips:
+            print(ln)
+        if k is None:
             continue
-        t0 = time.monotonic()
-        state, finished = run_session(root, build, name, runnable, base)
-        where = os.path.dirname(state)
-        # Xvfb on a loaded machine now and then refuses a video sink's
-        # connection ("Could not open display"): that alone is the test
-        # machine's, not the document's; the session runs once more
-        judged = [judge(state, i, b, where)[0] for i, b in enumerate(runnable)]
-        lines = [ln for probs in judged for pr in probs
-                 for ln in pr.splitlines()
-                 if ln.strip().startswith(("ERROR", "exit status"))]
-        if finished and lines and all(
-                "Could not open display" in ln or
-                "Could not initialise X output" in ln or
-                "doesn't want to preroll" in ln or
-                ln.strip() == "exit status 255" for ln in lines):
-            print(f"  ({name}: the X server refused a video sink; "
-                  "running the session again)")
-            state, finished = run_session(root, build, name, runnable, base)
-        for i, b in enumerate(runnable):
-            ran_n += 1
-            problems, ran = judge(state, i, b, where)
-            status = "FAIL" if problems else "ok"
-            print(f"{status} {b.where()}")
-            print("\n".join(ran))
-            for p in problems:
-                print("  " + p)
-            if problems:
-                failed += 1
-                log = slurp(os.path.join(state, "session.out"))
-                part = log.split(f"=== block {i}\n", 1)[-1].split(
-                    "=== block ", 1)[0].splitlines()
-                if part:
-                    print("  what the block printed (last 30 lines):")
-                    print("".join("    " + ln + "\n" for ln in part[-30:]),
-                          end="")
-        if not finished:
-            print(f"FAIL {name}: the session did not end within "
-                  f"{DOC_TIMEOUT_S} s")
-            failed += 1
-        if failed:
-            print(f"  session log: {os.path.join(state, 'session.out')}")
-        print(f"  ({name}: {time.monotonic() - t0:.0f} s)")
+        text, f = sched.result(order.index(k))
+        failed += f
+        print(text, flush=True)
     print(f"{ran_n} block(s) run, {failed} failed, {skipped} not run "
-          "(reasons above)")
+          f"(reasons above), {time.monotonic() - t0:.0f} s")
     return 1 if failed else 0
