@@ -18,6 +18,12 @@
 # The frame is written by st2022sink (4497 datagrams).
 # Rate = datagrams / CPU time of the polling thread (/proc/<pid>/task/<tid>
 # utime + stime), so time the shared core gave to others does not count.
+# A/B of the element alone (VMI_RX_AB, a list of NAME=VALUE settings):
+# each round runs st2022src once per setting, in the order given, instead
+# of element and testpmd, then prints min/median/max per setting and of
+# the per-round ratio last / first; e.g. the payload copy by ordinary and
+# by streaming stores (gst/st2022/st2022-copy.c):
+#   VMI_RX_AB="VMI_RX_COPY=memcpy VMI_RX_COPY=avx2" rx-bench.sh 4 8 1
 # Usage: rx-bench.sh [seconds per run, default 4] [rounds, default 3]
 #                    [core, default 1] [sources, default 1] [shared-engine]
 set -u
@@ -135,13 +141,43 @@ testpmd_run() {
 
 echo "== rx-bench: $S s x $R rounds, core $CPU, $N source(s)${ENG:+ on shared-engine=$ENG}, $(nproc) CPUs, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "source: $SRC, $(( N * 4497 )) datagrams (one 1080p59.94 frame per stream), $PCAP"
-ratios=(); ours_r=(); tp_r=()
-for r in $(seq 1 "$R"); do
+# min / median / max of the arguments
+mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+  printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
+
+# one run of the element (round $1, extra environment $2...): its line
+element_run() {
+  local r=$1; shift
   rm -f "$dir/gen.stats"
-  ours=$(VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
+  env "$@" VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
       "$([ "$SRC" = gen ] && echo gen || echo "$PCAP")" "$S" \
       "$EAL -l $CPU --file-prefix $tag-o$r $([ "$SRC" = gen ] && echo "-d $GEN")" \
-      "$N" $ENG 2>/dev/null | grep '^rx-element')
+      "$N" $ENG 2>/dev/null | grep '^rx-element'
+}
+
+if [ -n "${VMI_RX_AB:-}" ]; then
+  read -r -a ab <<< "$VMI_RX_AB"
+  declare -A got
+  for r in $(seq 1 "$R"); do
+    for a in "${ab[@]}"; do
+      ours=$(element_run "$r" "$a")
+      echo "[$a] ${ours/ caps=/$(source_low "$dir/gen.stats") caps=}"
+      got[$a]+=" $(echo "$ours" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)"
+    done
+  done
+  for a in "${ab[@]}"; do
+    # shellcheck disable=SC2086
+    echo "[$a] st2022src: $(mmm ${got[$a]}) M datagrams/CPU-s = $(mmm $(printf '%s\n' ${got[$a]} | awk '{ printf "%.1f\n", $1 * 1e6 / 269550.3 }')) streams of 1080p59.94 per core"
+  done
+  first=${ab[0]}; last=${ab[${#ab[@]}-1]}
+  # shellcheck disable=SC2086
+  echo "ratio [$last] / [$first] per round: $(mmm $(paste -d' ' <(printf '%s\n' ${got[$last]}) <(printf '%s\n' ${got[$first]}) | awk '{ printf "%.3f\n", ($2 > 0 ? $1 / $2 : 0) }')) (min / median / max, load $(cut -d' ' -f1-3 /proc/loadavg))"
+  exit 0
+fi
+
+ratios=(); ours_r=(); tp_r=()
+for r in $(seq 1 "$R"); do
+  ours=$(element_run "$r")
   low=$(source_low "$dir/gen.stats")
   echo "${ours/ caps=/$low caps=}"
   rm -f "$dir/gen.stats"
@@ -152,9 +188,6 @@ for r in $(seq 1 "$R"); do
   ratios+=("$(awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")
   ours_r+=("${a:-0}"); tp_r+=("${b:-0}")
 done
-# min / median / max of the arguments
-mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-  printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 echo "st2022src: $(mmm "${ours_r[@]}") M datagrams/CPU-s = $(mmm $(printf '%s\n' "${ours_r[@]}" | awk '{ printf "%.1f\n", $1 * 1e6 / 269550.3 }')) streams of 1080p59.94 per core (21 needs 5.66) | testpmd rxonly: $(mmm "${tp_r[@]}") (source $SRC; min / median / max)"
 printf '%s\n' "${ratios[@]}" | sort -n | awk -v l="$(cut -d' ' -f1-3 /proc/loadavg)" '
   { v[NR] = $1 } END { printf "ratio element/testpmd: min=%s median=%s max=%s (load %s)\n", v[1], v[int((NR + 1) / 2)], v[NR], l }'

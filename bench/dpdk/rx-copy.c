@@ -8,19 +8,26 @@
  * bytes into the 1920x1080 UYVP picture, its 700 bytes of horizontal
  * blanking and the vertical-blanking lines into a raster-sized side
  * buffer (two, used in turn) that the ancillary-data reader parses.
+ * Each case runs with the picture written by ordinary stores (copy=memcpy)
+ * and right after by the depacketizer's streaming-store copy
+ * (copy=stream: st2022_copy_stream(), gst/st2022/st2022-copy.c, and a
+ * fence per frame), so the two see the same minute of this machine; the
+ * side buffer is always written with memcpy, as in the depacketizer.
  *
- *   bench-rx-copy [seconds per pool size, default 2]
+ *   bench-rx-copy [seconds per case, default 2] [rounds, default 1]
  *
- * Prints, per pool size and layout, the CPU time of the copying thread
- * (getrusage RUSAGE_THREAD) per datagram and the datagrams per CPU-second
- * that the copy alone would allow. Not a test: a shared machine's figures
- * vary. */
+ * Prints, per round, layout, pool size and copy, the CPU time of the
+ * copying thread (getrusage RUSAGE_THREAD) per datagram and the datagrams
+ * per CPU-second that the copy alone would allow. Not a test: a shared
+ * machine's figures vary. */
 
 #include "bench-cpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "st2022-copy.h"
 
 #define DGRAMS 4497
 #define PAYLOAD 1376
@@ -34,6 +41,16 @@
 #define LINES 1080
 
 /* datagram @j of the frame at @s, split as st2022src does */
+/* the picture copy under test */
+static void (*copy_pic) (unsigned char *dst, const unsigned char *src,
+    size_t len);
+
+static void
+copy_plain (unsigned char *dst, const unsigned char *src, size_t len)
+{
+  memcpy (dst, src, len);
+}
+
 static void
 copy_split (unsigned char *pic, unsigned char *side, const unsigned char *s,
     unsigned j)
@@ -54,7 +71,7 @@ copy_split (unsigned char *pic, unsigned char *side, const unsigned char *s,
         off = e;
       }
       if (off < eoff)
-        memcpy (pic + (line - FIRST) * ACTIVE + (off - HBLANK),
+        copy_pic (pic + (line - FIRST) * ACTIVE + (off - HBLANK),
             s + (ls + off - b0), eoff - off);
     }
     pos = end;
@@ -67,6 +84,7 @@ int
 main (int argc, char **argv)
 {
   double secs = argc > 1 ? atof (argv[1]) : 2.0;
+  unsigned rounds = argc > 2 ? (unsigned) atoi (argv[2]) : 1, round, stream;
   static const unsigned pools[] = { 1, 2, 4, 8 };
   unsigned char *src = aligned_alloc (64, (size_t) DGRAMS * SLOT);
   unsigned char *dst[8], *side[2];
@@ -88,36 +106,46 @@ main (int argc, char **argv)
       return 1;
     memset (side[i], 0, (size_t) DGRAMS * PAYLOAD);
   }
-  for (split = 0; split < 2; split++)
-    for (p = 0; p < sizeof (pools) / sizeof (pools[0]); p++) {
-      double c0 = bench_cpu_seconds (RUSAGE_THREAD), c1;
-      unsigned long long n = 0;
-      unsigned f = 0, sum = 0;
+  for (round = 0; round < rounds; round++)
+    for (split = 0; split < 2; split++)
+      for (p = 0; p < sizeof (pools) / sizeof (pools[0]); p++)
+        for (stream = 0; stream < 2; stream++) {
+          double c0, c1;
+          unsigned long long n = 0;
+          unsigned f = 0, sum = 0;
 
-      do {
-        unsigned char *d = dst[f % pools[p]], *sb = side[f % 2];
-        unsigned j, k;
+          copy_pic = stream ? st2022_copy_stream : copy_plain;
+          c0 = bench_cpu_seconds (RUSAGE_THREAD);
+          do {
+            unsigned char *d = dst[f % pools[p]], *sb = side[f % 2];
+            unsigned j, k;
 
-        /* 16 frames between clock reads */
-        for (k = 0; k < 16; k++, f++) {
-          d = dst[f % pools[p]];
-          sb = side[f % 2];
-          for (j = 0; j < DGRAMS; j++) {
-            const unsigned char *s = src + (size_t) j * SLOT + 128 + 66;
+            /* 16 frames between clock reads */
+            for (k = 0; k < 16; k++, f++) {
+              d = dst[f % pools[p]];
+              sb = side[f % 2];
+              for (j = 0; j < DGRAMS; j++) {
+                const unsigned char *s = src + (size_t) j * SLOT + 128 + 66;
 
-            if (split)
-              copy_split (d, sb, s, j);
-            else
-              memcpy (d + (size_t) j * PAYLOAD, s, PAYLOAD);
-          }
+                if (split)
+                  copy_split (d, sb, s, j);
+                else
+                  copy_pic (d + (size_t) j * PAYLOAD, s, PAYLOAD);
+              }
+              /* as the depacketizer does before handing a frame on */
+              if (stream)
+                st2022_copy_stream_fence ();
+            }
+            n += 16 * DGRAMS;
+            sum += d[f % DGRAMS] + sb[f % DGRAMS];
+            c1 = bench_cpu_seconds (RUSAGE_THREAD);
+          } while (c1 - c0 < secs);
+          printf ("rx-copy round=%u side=%u frames=%u copy=%s "
+              "ns_per_datagram=%.1f mdgps_per_cpu_s=%.2f (check %u)\n",
+              round + 1, split, pools[p],
+              stream ? st2022_copy_stream_name () : "memcpy",
+              (c1 - c0) / n * 1e9, n / (c1 - c0) / 1e6, sum & 1);
+          fflush (stdout);
         }
-        n += 16 * DGRAMS;
-        sum += d[f % DGRAMS] + sb[f % DGRAMS];
-        c1 = bench_cpu_seconds (RUSAGE_THREAD);
-      } while (c1 - c0 < secs);
-      printf ("rx-copy side=%u frames=%u ns_per_datagram=%.1f "
-          "mdgps_per_cpu_s=%.2f (check %u)\n", split, pools[p],
-          (c1 - c0) / n * 1e9, n / (c1 - c0) / 1e6, sum & 1);
-    }
   return 0;
 }

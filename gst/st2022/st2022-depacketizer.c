@@ -18,6 +18,7 @@
 #include <string.h>
 #include "st2022-private.h"
 #include "st2022-lock.h"
+#include "st2022-copy.h"
 
 
 typedef struct
@@ -284,6 +285,9 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
       if (missing)
         d->stats.frames_corrupted++;
     }
+    /* the payloads went in with streaming stores: make them visible
+     * before the frame can reach another thread */
+    st2022_copy_stream_fence ();
     d->cb.frame_end (d->user_data, &s->target, &info);
   }
   if (aborted)
@@ -500,9 +504,10 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   int n, k;
 
   n = datagram_spans (d, idx, spans, src);
+  /* the picture is not read again here: streamed, not cached */
   for (k = 0; k < n; k++)
-    memcpy (t->data + (gsize) spans[k].row * t->stride + spans[k].offset,
-        payload + src[k], spans[k].length);
+    st2022_copy_stream (t->data + (gsize) spans[k].row * t->stride +
+        spans[k].offset, payload + src[k], spans[k].length);
   copy_blank (d, t, idx, payload, spans, src, n);
 }
 
@@ -785,8 +790,8 @@ again:
     } else if (s->target.type == ST2022_TARGET_RASTER) {
       guint len_copy = idx == d->n - 1 ? d->fmt->last_payload_bytes :
           ST2022_PAYLOAD_SIZE;
-      memcpy (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE, payload,
-          len_copy);
+      st2022_copy_stream (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE,
+          payload, len_copy);
     } else if (s->target.type == ST2022_TARGET_UYVP) {
       copy_to_uyvp (d, &s->target, idx, payload);
     } else {
