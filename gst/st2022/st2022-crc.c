@@ -1001,6 +1001,37 @@ vbmi_unpack (__m512i v)
       _mm512_set1_epi16 (0x3ff));
 }
 
+/* One step of the clip path: @n (1..4) blocks in @v (the bytes past them
+ * 0), @kk their constants.
+ * A step with no reserved word (nearly all of them, even in the rows that
+ * hold one: smpte bars have 160 reserved words in a 3840-word row) costs
+ * what the legal path's does: the check of vbmi_step() decides, and the
+ * chunks come straight from the bytes, which are stored unchanged.  Only a
+ * step that holds one is unpacked, clamped and packed back. */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline __m512i
+vbmi_clip_step (__m512i v, __m512i kk, guint n, __m512i * acc,
+    __mmask32 * changed)
+{
+  static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
+    VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
+  };
+  const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
+  /* the blocks' check bytes (16 per block) and words (8 per block) */
+  __mmask64 check = n == 4 ? ~0ull : (1ull << (16 * n)) - 1;
+  __mmask32 lanes = n == 4 ? ~0u : (__mmask32) ((1u << (8 * n)) - 1);
+  __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
+          vbmi_perm), v);
+  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
+      (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
+
+  if (G_LIKELY (_mm512_mask_testn_epi8_mask (check, top, top) == 0)) {
+    vbmi_chunks (x, kk, acc);
+    return v;
+  }
+  return vbmi_pack_step (vbmi_unpack (v), kk, lanes, acc, changed);
+}
+
 __attribute__ ((target (VBMI_TARGET)))
 static gsize
 packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
@@ -1016,9 +1047,9 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
   /* past the guard: the table holds MAX_CHUNKS pairs */
   k = clmul_k40 + MAX_CHUNKS - m;
   for (; m - i >= 4 && bytes - i * BLOCK >= 64; i += 4) {
-    __m512i out = vbmi_pack_step (vbmi_unpack (_mm512_loadu_si512 ((const
-                    void *) (src + i * BLOCK))),
-        _mm512_loadu_si512 ((const void *) (k + i)), ~0u, &acc, &changed);
+    __m512i out = vbmi_clip_step (_mm512_loadu_si512 ((const void *) (src +
+                i * BLOCK)), _mm512_loadu_si512 ((const void *) (k + i)), 4,
+        &acc, &changed);
 
     /* the 24 bytes past the step are the next step's to write */
     _mm512_storeu_si512 ((void *) (dst + i * BLOCK), out);
@@ -1029,10 +1060,10 @@ packed_clip_crc_vbmi (guint8 * dst, const guint8 * src, gsize bytes,
 
     n = MIN (m - i, 4);
     bm = (1ull << (n * BLOCK)) - 1;
-    out = vbmi_pack_step (vbmi_unpack (_mm512_maskz_loadu_epi8 (bm,
-                (const void *) (src + i * BLOCK))), _mm512_maskz_loadu_epi64 ((__mmask8) ((1u <<
-                    (2 * n)) - 1), (const void *) (k + i)),
-        (__mmask32) ((1ull << (8 * n)) - 1), &acc, &changed);
+    out = vbmi_clip_step (_mm512_maskz_loadu_epi8 (bm, (const void *) (src +
+                i * BLOCK)), _mm512_maskz_loadu_epi64 ((__mmask8) ((1u <<
+                    (2 * n)) - 1), (const void *) (k + i)), n, &acc,
+        &changed);
     _mm512_mask_storeu_epi8 ((void *) (dst + i * BLOCK), bm, out);
   }
   vbmi_fold (acc, crc_c, crc_y);
