@@ -1128,47 +1128,74 @@ v210_pack_crc_vbmi (guint8 * dst, const guint8 * src, gsize src_bytes,
 static const guint8 v210_unit_off[6] = { 0, 8, 20, 32, 40, 52 };
 
 /* two units (one per lane) of clipped words in stream order → their
- * packed bytes (10 per lane, at the lane's start) and their CRC chunks */
+ * packed bytes (10 per lane, at the lane's start) */
 __attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
-static inline void
-v210_pair (__m256i v, __m256i shuf, __m256i mul, __m256i kk, __m256i * out,
-    __m256i * acc_c, __m256i * acc_y, __m256i * wmin, __m256i * wmax)
+static inline __m256i
+pair_pack (__m256i w)
 {
-  const __m256i vmin = _mm256_set1_epi16 (ST2022_SAMPLE_MIN);
-  const __m256i vmax = _mm256_set1_epi16 (ST2022_SAMPLE_MAX);
   const __m256i pack_madd = _mm256_setr_epi16 (1024, 1, 1024, 1, 1024, 1,
       1024, 1, 1024, 1, 1024, 1, 1024, 1, 1024, 1);
-  const __m256i crc_madd = _mm256_setr_epi16 (MADD_BLOCK, MADD_BLOCK);
-  /* C words to lanes 0..3, Y words to 4..7 */
-  const __m256i split = _mm256_setr_epi8 (0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6,
-      7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
   /* 40-bit big-endian groups to bytes in stream order */
   const __m256i be = _mm256_setr_epi8 (4, 3, 2, 1, 0, 12, 11, 10, 9, 8, -1,
       -1, -1, -1, -1, -1, 4, 3, 2, 1, 0, 12, 11, 10, 9, 8, -1, -1, -1, -1, -1,
       -1);
-  const __m256i lo = _mm256_set1_epi64x (0xfffff);
   const __m256i hi = _mm256_set1_epi64x (G_GUINT64_CONSTANT (0xfffff00000));
-  __m256i w = _mm256_srli_epi16 (_mm256_mullo_epi16 (_mm256_shuffle_epi8 (v,
-              shuf), mul), 6);
-  __m256i e, d;
-
-  if (wmin) {
-    /* the words before the clip: did the row hold a reserved value? */
-    *wmin = _mm256_min_epu16 (*wmin, w);
-    *wmax = _mm256_max_epu16 (*wmax, w);
-  }
-  w = _mm256_min_epu16 (_mm256_max_epu16 (w, vmin), vmax);
   /* packed: w0 w1 w2 w3 as 40 bits, most significant first */
-  e = _mm256_madd_epi16 (w, pack_madd);
+  __m256i e = _mm256_madd_epi16 (w, pack_madd);
+
   e = _mm256_or_si256 (_mm256_and_si256 (_mm256_slli_epi64 (e, 20), hi),
       _mm256_srli_epi64 (e, 32));
-  *out = _mm256_shuffle_epi8 (e, be);
-  /* CRC chunks as in the packed path */
-  d = _mm256_madd_epi16 (_mm256_shuffle_epi8 (w, split), crc_madd);
+  return _mm256_shuffle_epi8 (e, be);
+}
+
+/* the same words' CRC chunks times their constants @kk, into the
+ * accumulators (as in the packed path) */
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline void
+pair_crc (__m256i w, __m256i kk, __m256i * acc_c, __m256i * acc_y)
+{
+  const __m256i crc_madd = _mm256_setr_epi16 (MADD_BLOCK, MADD_BLOCK);
+  /* C words to lanes 0..3, Y words to 4..7 */
+  const __m256i split = _mm256_setr_epi8 (0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6,
+      7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m256i lo = _mm256_set1_epi64x (0xfffff);
+  const __m256i hi = _mm256_set1_epi64x (G_GUINT64_CONSTANT (0xfffff00000));
+  __m256i d = _mm256_madd_epi16 (_mm256_shuffle_epi8 (w, split), crc_madd);
+
   d = _mm256_or_si256 (_mm256_and_si256 (d, lo),
       _mm256_and_si256 (_mm256_srli_epi64 (d, 12), hi));
   *acc_c = _mm256_xor_si256 (*acc_c, _mm256_clmulepi64_epi128 (d, kk, 0x00));
   *acc_y = _mm256_xor_si256 (*acc_y, _mm256_clmulepi64_epi128 (d, kk, 0x11));
+}
+
+/* words of two units (one per lane, lifted by @shuf / @mul) clipped */
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline __m256i
+pair_words (__m256i v, __m256i shuf, __m256i mul)
+{
+  return _mm256_srli_epi16 (_mm256_mullo_epi16 (_mm256_shuffle_epi8 (v,
+              shuf), mul), 6);
+}
+
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline __m256i
+clip_words (__m256i w)
+{
+  return _mm256_min_epu16 (_mm256_max_epu16 (w,
+          _mm256_set1_epi16 (ST2022_SAMPLE_MIN)),
+      _mm256_set1_epi16 (ST2022_SAMPLE_MAX));
+}
+
+/* two units: their clipped words' packed bytes and CRC chunks */
+__attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq"), always_inline))
+static inline void
+v210_pair (__m256i v, __m256i shuf, __m256i mul, __m256i kk, __m256i * out,
+    __m256i * acc_c, __m256i * acc_y)
+{
+  __m256i w = clip_words (pair_words (v, shuf, mul));
+
+  *out = pair_pack (w);
+  pair_crc (w, kk, acc_c, acc_y);
 }
 
 __attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq")))
@@ -1202,11 +1229,11 @@ v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
           _mm_loadu_si128 ((const __m128i *) (src + v210_unit_off[2 * i +
                       1])), 1);
     v210_pair (v[0], shuf01, mul01, _mm256_loadu_si256 ((const __m256i *) k),
-        &out[0], &acc_c, &acc_y, NULL, NULL);
+        &out[0], &acc_c, &acc_y);
     v210_pair (v[1], shuf23, mul23, _mm256_loadu_si256 ((const __m256i *)
-            (k + 2)), &out[1], &acc_c, &acc_y, NULL, NULL);
+            (k + 2)), &out[1], &acc_c, &acc_y);
     v210_pair (v[2], shuf45, mul45, _mm256_loadu_si256 ((const __m256i *)
-            (k + 4)), &out[2], &acc_c, &acc_y, NULL, NULL);
+            (k + 4)), &out[2], &acc_c, &acc_y);
     /* 16-byte stores, each rewriting the 6 bytes past the previous unit;
      * the very last unit's goes through a buffer, so that nothing past
      * the converted part is written */
@@ -1240,6 +1267,10 @@ v210_pack_crc_avx2 (guint8 * dst, const guint8 * src, gsize src_bytes,
 #define PACKED_SHUF 1, 0, 2, 1, 3, 2, 4, 3, 6, 5, 7, 6, 8, 7, 9, 8
 #define PACKED_MUL 1, 4, 16, 64, 1, 4, 16, 64
 
+/* Two blocks at a time, their words in 16-bit lanes, clipped.  A pair
+ * that the clip does not change (nearly every pair, even in rows that hold
+ * a reserved value) is stored as it came; only the others are packed
+ * back. */
 __attribute__ ((target ("avx2,sse4.1,pclmul,vpclmulqdq")))
 static gsize
 packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
@@ -1248,11 +1279,11 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
   const __m256i shuf = _mm256_setr_epi8 (PACKED_SHUF, PACKED_SHUF);
   const __m256i mul = _mm256_setr_epi16 (PACKED_MUL, PACKED_MUL);
   __m256i acc_c = _mm256_setzero_si256 (), acc_y = acc_c;
-  __m256i wmin = _mm256_set1_epi16 (-1), wmax = _mm256_setzero_si256 ();
   /* pairs of blocks whose second 16-byte load and store end inside */
   gsize pairs = bytes >= 26 ? (bytes - 26) / 20 + 1 : 0, i;
   const guint64 (*k)[2];
   __m128i c128, y128;
+  gboolean changed = FALSE;
 
   if (pairs == 0 || 2 * pairs > MAX_CHUNKS)
     return 0;
@@ -1262,13 +1293,16 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
     __m256i v = _mm256_inserti128_si256 (_mm256_castsi128_si256
         (_mm_loadu_si128 ((const __m128i *) src)),
         _mm_loadu_si128 ((const __m128i *) (src + 10)), 1);
-    __m256i out;
+    __m256i w = pair_words (v, shuf, mul), wc = clip_words (w);
 
-    v210_pair (v, shuf, mul, _mm256_loadu_si256 ((const __m256i *) k), &out,
-        &acc_c, &acc_y, &wmin, &wmax);
+    if (G_UNLIKELY (_mm256_movemask_epi8 (_mm256_cmpeq_epi16 (w, wc)) != -1)) {
+      v = pair_pack (wc);
+      changed = TRUE;
+    }
+    pair_crc (wc, _mm256_loadu_si256 ((const __m256i *) k), &acc_c, &acc_y);
     /* the first store's 6 bytes past its block are the second's to write */
-    _mm_storeu_si128 ((__m128i *) dst, _mm256_castsi256_si128 (out));
-    _mm_storeu_si128 ((__m128i *) (dst + 10), _mm256_extracti128_si256 (out,
+    _mm_storeu_si128 ((__m128i *) dst, _mm256_castsi256_si128 (v));
+    _mm_storeu_si128 ((__m128i *) (dst + 10), _mm256_extracti128_si256 (v,
             1));
   }
   c128 = _mm_xor_si128 (_mm256_castsi256_si128 (acc_c),
@@ -1277,17 +1311,7 @@ packed_clip_crc_avx2 (guint8 * dst, const guint8 * src, gsize bytes,
       _mm256_extracti128_si256 (acc_y, 1));
   *crc_c = clmul_reduce ((guint64) _mm_cvtsi128_si64 (c128));
   *crc_y = clmul_reduce ((guint64) _mm_cvtsi128_si64 (y128));
-  {
-    __m128i lo = _mm_min_epu16 (_mm256_castsi256_si128 (wmin),
-        _mm256_extracti128_si256 (wmin, 1));
-    __m128i hi = _mm_max_epu16 (_mm256_castsi256_si128 (wmax),
-        _mm256_extracti128_si256 (wmax, 1));
-    guint lo_w = (guint) _mm_cvtsi128_si32 (_mm_minpos_epu16 (lo)) & 0xffff;
-    guint hi_w = 0xffff - ((guint) _mm_cvtsi128_si32 (_mm_minpos_epu16
-            (_mm_xor_si128 (hi, _mm_set1_epi32 (-1)))) & 0xffff);
-
-    *clipped = lo_w < ST2022_SAMPLE_MIN || hi_w > ST2022_SAMPLE_MAX;
-  }
+  *clipped = changed;
   return 20 * pairs;
 }
 #endif
