@@ -430,6 +430,90 @@ GST_START_TEST (test_packed_clip_crc)
 
 GST_END_TEST;
 
+/* One active line of @n words through every implementation of the legal
+ * path and of the clip path this CPU has, each against the reference: the
+ * bit-serial CRC of the words (clipped for the clip path), the legality,
+ * the copied or clipped bytes, nothing written outside the row.  Returns
+ * how many implementations ran. */
+static guint
+check_line_all_impls (const guint16 * w, guint n)
+{
+  gsize bytes = (gsize) n * 10 / 8;
+  guint8 *src = pack_exact (w, n), *dst = g_malloc (bytes + 2);
+  guint32 rc = channel_crc (w, n, 0), ry = channel_crc (w, n, 1);
+  guint impl, ran = 0;
+
+  check_crc_legal_impls (src, bytes, rc, ry, words_legal (w, n));
+  for (impl = 2; impl < 4; impl++) {
+    guint32 c = 0xdeadbeef, y = 0xdeadbeef;
+    gboolean clipped;
+    gssize done;
+
+    memset (dst, 0xa5, bytes + 2);
+    done = st2022_packed_clip_crc_impl (impl, dst + 1, src, bytes, &c, &y,
+        &clipped);
+    if (done < 0)
+      continue;
+    ran++;
+    fail_unless (done > 0 && done % 10 == 0 && (gsize) done <= bytes);
+    fail_unless_equals_int (clipped, check_clipped_prefix (w,
+            (guint) (done * 8 / 10), dst + 1, c, y));
+    fail_unless_equals_int (dst[0], 0xa5);
+    fail_unless_equals_int (dst[bytes + 1], 0xa5);
+  }
+  g_free (src);
+  g_free (dst);
+  return ran;
+}
+
+/* Random lines of every format's active length (each implementation
+ * against the scalar reference): legal lines, lines with one span of
+ * reserved chroma as smpte bars converted from 8 bits have (the clip
+ * path's steps with and without a reserved word side by side), and a
+ * short line with one reserved word at each position of a vector step. */
+GST_START_TEST (test_every_format_lines)
+{
+  GRand *r = g_rand_new_with_seed (2022);
+  guint fi, i, rep, clip_runs = 0;
+
+  st2022_crc_packed_init ();
+  for (fi = 0; fi < st2022_format_count (); fi++) {
+    const St2022Format *f = st2022_format_get (fi);
+    guint n = f->width * 2;
+    guint16 *w = g_new (guint16, n);
+
+    for (rep = 0; rep < 4; rep++) {
+      guint start = g_rand_int_range (r, 0, n), len = g_rand_int_range (r, 1,
+          n - start + 1);
+
+      random_words (r, w, n, 1);
+      clip_runs += check_line_all_impls (w, n);
+      /* a span of reserved chroma (every other word) */
+      for (i = start | 1; i < start + len; i += 2)
+        w[i] = rep % 2 ? 0 : 1023;
+      clip_runs += check_line_all_impls (w, n);
+    }
+    g_free (w);
+  }
+  {
+    /* 3 steps of 32 words and a masked rest: each position, both kinds */
+    guint16 w[100];
+
+    for (i = 0; i < 2 * G_N_ELEMENTS (w); i++) {
+      random_words (r, w, G_N_ELEMENTS (w), 1);
+      w[i / 2] = i % 2 ? random_reserved (r) % 4 : 1020 +
+          random_reserved (r) % 4;
+      clip_runs += check_line_all_impls (w, G_N_ELEMENTS (w));
+    }
+  }
+  if (clip_runs == 0)
+    g_printerr ("note: no vector clip path on this CPU, only the legal "
+        "paths were compared\n");
+  g_rand_free (r);
+}
+
+GST_END_TEST;
+
 /* packed → v210 blocks: the vector code equals the portable code and
  * reads nothing past an exact-size source */
 GST_START_TEST (test_v210_from_packed_blocks)
@@ -672,6 +756,7 @@ st2022_crc_suite (void)
   tcase_add_test (tc, test_crc_single_bits);
   tcase_add_test (tc, test_v210_pack_crc);
   tcase_add_test (tc, test_packed_clip_crc);
+  tcase_add_test (tc, test_every_format_lines);
   tcase_add_test (tc, test_v210_from_packed_blocks);
   tcase_add_test (tc, test_writer_1080i_reserved);
   tcase_add_test (tc, test_writer_1080p_reserved);
