@@ -347,3 +347,45 @@ dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
     g_dir_close (dir);
   return n;
 }
+
+void
+dpdk_wait_counts (GMutex * lock, GCond * cond, DpdkCountFunc count,
+    guint n, guint mask, const guint * base, guint want)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint i;
+
+  g_mutex_lock (lock);
+  for (;;) {
+    gboolean all = TRUE;
+
+    for (i = 0; i < n; i++)
+      if ((mask & (1u << i)) && count (i) < base[i] + want)
+        all = FALSE;
+    if (all)
+      break;
+    if (!g_cond_wait_until (cond, lock, end)) {
+      GString *s = g_string_new (NULL);
+
+      for (i = 0; i < n; i++)
+        if (mask & (1u << i))
+          g_string_append_printf (s, " %u:%u/%u", i, count (i),
+              base[i] + want);
+      g_mutex_unlock (lock);
+      fail ("frames within 60 s:%s", s->str);
+    }
+  }
+  g_mutex_unlock (lock);
+}
+
+void
+dpdk_snapshot_counts (GMutex * lock, DpdkCountFunc count, guint n,
+    guint * counts)
+{
+  guint i;
+
+  g_mutex_lock (lock);
+  for (i = 0; i < n; i++)
+    counts[i] = count (i);
+  g_mutex_unlock (lock);
+}

@@ -46,6 +46,18 @@ void dpdk_set_state (GstElement * pipeline, GstState state);
  * go to *@cpus (may be NULL) */
 guint dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus);
 
+/* Counters of @n pipelines (frames each one had), read by @count with
+ * @lock held; whoever bumps one does so under @lock and broadcasts @cond */
+typedef guint (*DpdkCountFunc) (guint i);
+
+/* Waits until every counter i in @mask reaches @base[i] + @want (fails
+ * after 60 s, listing them) */
+void dpdk_wait_counts (GMutex * lock, GCond * cond, DpdkCountFunc count,
+    guint n, guint mask, const guint * base, guint want);
+/* The @n counters now, into @counts */
+void dpdk_snapshot_counts (GMutex * lock, DpdkCountFunc count, guint n,
+    guint * counts);
+
 /* Runs @pipeline until the bus has an error (returned) or @timeout_s pass
  * (NULL); collects warnings into *@warnings (may be NULL) */
 GError *dpdk_expect_error (GstElement * pipeline, guint timeout_s,

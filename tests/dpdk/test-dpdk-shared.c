@@ -71,44 +71,23 @@ on_sample (GstAppSink * sink, gpointer user_data)
   return GST_FLOW_OK;
 }
 
-/* Waits until every source in @mask has @want more good frames than
- * @base[i] (fails after 60 s) */
+/* good frames source @i had (under lock) */
+static guint
+good_of (guint i)
+{
+  return sources[i].good;
+}
+
 static void
 wait_frames (guint mask, const guint * base, guint want)
 {
-  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  guint i;
-
-  g_mutex_lock (&lock);
-  for (;;) {
-    gboolean all = TRUE;
-
-    for (i = 0; i < N_SRC; i++)
-      if ((mask & (1u << i)) && sources[i].good < base[i] + want)
-        all = FALSE;
-    if (all)
-      break;
-    if (!g_cond_wait_until (&cond, &lock, end)) {
-      GString *s = g_string_new (NULL);
-      for (i = 0; i < N_SRC; i++)
-        g_string_append_printf (s, " %u:%u/%u", i, sources[i].good,
-            base[i] + want);
-      g_mutex_unlock (&lock);
-      fail ("frames within 60 s:%s", s->str);
-    }
-  }
-  g_mutex_unlock (&lock);
+  dpdk_wait_counts (&lock, &cond, good_of, N_SRC, mask, base, want);
 }
 
 static void
 snapshot (guint * counts)
 {
-  guint i;
-
-  g_mutex_lock (&lock);
-  for (i = 0; i < N_SRC; i++)
-    counts[i] = sources[i].good;
-  g_mutex_unlock (&lock);
+  dpdk_snapshot_counts (&lock, good_of, N_SRC, counts);
 }
 
 /* The EAL's runtime files (--file-prefix vmitest-<pid>-<n>) of this

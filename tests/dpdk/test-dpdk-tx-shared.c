@@ -79,40 +79,23 @@ count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Waits until every sender in @mask has had @want more buffers than
- * @base[i] (fails after 60 s) */
+/* buffers sink @i had (under lock) */
+static guint
+frames_of (guint i)
+{
+  return senders[i].frames;
+}
+
 static void
 wait_frames (guint mask, const guint * base, guint want)
 {
-  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  guint i;
-
-  g_mutex_lock (&lock);
-  for (;;) {
-    gboolean all = TRUE;
-
-    for (i = 0; i < N_SINK; i++)
-      if ((mask & (1u << i)) && senders[i].frames < base[i] + want)
-        all = FALSE;
-    if (all)
-      break;
-    if (!g_cond_wait_until (&cond, &lock, end)) {
-      g_mutex_unlock (&lock);
-      fail ("frames not reaching the sinks within 60 s");
-    }
-  }
-  g_mutex_unlock (&lock);
+  dpdk_wait_counts (&lock, &cond, frames_of, N_SINK, mask, base, want);
 }
 
 static void
 snapshot (guint * counts)
 {
-  guint i;
-
-  g_mutex_lock (&lock);
-  for (i = 0; i < N_SINK; i++)
-    counts[i] = senders[i].frames;
-  g_mutex_unlock (&lock);
+  dpdk_snapshot_counts (&lock, frames_of, N_SINK, counts);
 }
 
 static GstStructure *
