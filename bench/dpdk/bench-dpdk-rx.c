@@ -3,6 +3,7 @@
  * generator of rx-gen.c on a net_ring port (rx-bench.sh).
  *
  *   bench-dpdk-rx <source> <seconds> <eal-args> [sources] [shared-engine]
+ *                 [dpdk-rx-mbufs]
  *
  * <source>: a pcap file (replayed by net_pcap infinite_rx, each stream on
  * 239.1.2.<1+i>:5004), or `gen` (one stream to 10.0.0.2:5004 on
@@ -108,7 +109,7 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   if (argc < 4) {
     g_printerr ("usage: %s <pcap|gen> <seconds> <eal-args> [sources] "
-        "[shared-engine]\n", argv[0]);
+        "[shared-engine] [dpdk-rx-mbufs]\n", argv[0]);
     return 2;
   }
   secs = g_ascii_strtod (argv[2], NULL);
@@ -123,9 +124,10 @@ main (int argc, char **argv)
 
     g_string_append_printf (desc, "st2022src name=s%u transport=dpdk "
         "address=%s port=5004 stats-interval=0 dpdk-eal-args=\"%s "
-        "--vdev %s\" %s%s ! fakesink name=f%u sync=false ", i, addr,
+        "--vdev %s\" %s%s %s%s ! fakesink name=f%u sync=false ", i, addr,
         argv[3], vdev, argc > 5 ? "shared-engine=" : "",
-        argc > 5 ? argv[5] : "", i);
+        argc > 5 ? argv[5] : "", argc > 6 ? "dpdk-rx-mbufs=" : "",
+        argc > 6 ? argv[6] : "", i);
     g_free (addr);
     g_free (vdev);
   }

@@ -200,8 +200,4 @@ if gst-inspect-1.0 st2022src 2>/dev/null | grep -q shared-engine; then
 else
   echo "shared engine: receive: st2022src has no shared-engine in this build"
 fi
-if gst-inspect-1.0 st2022sink 2>/dev/null | grep -q shared-engine; then
-  echo "shared engine: send: st2022sink has shared-engine; its streams-per-core run is not in this script yet"
-else
-  echo "shared engine: send: st2022sink has no shared-engine in this build"
-fi
+echo "shared engines, streams per core (send: live sinks up to the first late frame; receive: sources up to the thread's capacity): benchmark dpdk-shared-engines, bench/dpdk/shared-bench.sh"

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Streams per core with shared engines (docs/benchmarks.md "Shared
+# engines: streams per core"), 1080p59.94 on DPDK virtual devices:
+#
+#   send:    N live st2022sink (videotestsrc ! imagefreeze is-live=true,
+#            pacing=software) on one shared-engine pinned to <core>, on
+#            net_null (bench-tx-shared, tx-shared.c), N = 1, 2, 3, ... up
+#            to the largest N; each N's counts over the measured seconds
+#            are printed (frames sent of the N x seconds x 59.94 due, the
+#            engine's engine-frames-late and engine-frames-behind, the
+#            element's frames-late, the shared thread's CPU and runqueue
+#            wait), and the figure is the last N before the first one with
+#            a late frame (engine-frames-late or frames-late)
+#   receive: N st2022src on one shared-engine pinned to <core>, on a
+#            net_pcap infinite_rx replay of one frame of each of N streams
+#            interleaved datagram by datagram (bench-dpdk-rx), N = 1, 2, 4,
+#            6, 8, ... up to the first N whose receive thread cannot take
+#            N streams in one core's time (datagrams per CPU-second below
+#            N x 269,550) or that loses a datagram. The replay is not paced
+#            (net_pcap gives what the thread polls, so it cannot overrun
+#            it): the figure is the thread's capacity, measured in CPU
+#            time, not a count held against a wire's clock
+#
+# Usage: shared-bench.sh [seconds per run, default 3] [largest N, default
+#                        16] [core, default 1]
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../../scripts/env.sh"
+vmi_help "$@"
+B=${VMI_BUILD:-$HERE/../../build}
+S=${1:-3}
+MAX=${2:-16}
+CPU=${3:-1}
+[ "$(nproc)" -ge 2 ] || CPU=0
+OTHER=$(( CPU == 0 ? 1 : 0 ))
+[ "$(nproc)" -ge 2 ] || OTHER=0
+EAL="--no-huge --no-pci --log-level=lib.eal:warning --log-level=pmd.net.pcap:error"
+tag=vmishb-$$
+dir=$(mktemp -d /tmp/vmi-sharedbench-XXXXXX)
+trap 'rm -rf "$dir" /var/run/dpdk/$tag-*' EXIT
+export GST_PLUGIN_PATH=$B/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}
+export GST_REGISTRY_1_0=$dir/registry.bin
+load () { cut -d' ' -f1-3 /proc/loadavg; }
+field () { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+
+echo "== shared-bench: 1080p59.94, $S s per run, N up to $MAX, engine on core $CPU, $(nproc) CPUs, load $(load), $(date -u +%FT%TZ)"
+
+# --- send ----------------------------------------------------------------
+held=0; first=0; caps=""
+for n in $(seq 1 "$MAX"); do
+  out=$("$B/bench/dpdk/bench-tx-shared" "$n" "$S" "$CPU" \
+      "$EAL -m 512 -l $OTHER --file-prefix $tag-s$n --vdev net_null0" 2>"$dir/err" | grep '^tx-shared')
+  if [ -z "$out" ]; then
+    echo "shared-bench: bench-tx-shared $n failed:" >&2; tail -5 "$dir/err" >&2; exit 1
+  fi
+  [ -n "$caps" ] || caps=$(echo "$out" | sed 's/.* caps=//')
+  late=$(echo "$out" | field late); el=$(echo "$out" | field element_late)
+  due=$(awk -v n="$n" -v s="$S" 'BEGIN { printf "%d", n * s * 60000 / 1001 }')
+  echo "send    N=$n: $(echo "$out" | sed -e 's/^tx-shared streams=[0-9]* //' -e "s/ late=/ (of $due due) late=/" -e 's/ caps=.*//') (load $(load))"
+  if [ "$((late + el))" -gt 0 ]; then
+    [ "$first" != 0 ] || first=$n
+  elif [ "$first" = 0 ]; then
+    held=$n
+  fi
+done
+echo "send:    $held stream(s) of 1080p59.94 in real time from one shared engine on core $CPU ($([ "$first" = 0 ] && echo "none late up to N=$MAX" || echo "the first late frame at N=$first"); caps $caps)"
+
+# --- receive -------------------------------------------------------------
+# one frame of each stream (239.1.2.<i>), as st2022sink writes it
+for i in $(seq 1 "$MAX"); do
+  gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! \
+    video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
+    st2022sink transport=dpdk host=239.1.2.$i port=5004 bind-address=10.0.0.1 \
+    dpdk-eal-args="$EAL -m 512 -l $CPU --file-prefix $tag-w$i --vdev net_pcap0,tx_pcap=$dir/s$i.pcap" \
+    >/dev/null 2>&1 || { echo "shared-bench: cannot write the replay" >&2; exit 1; }
+done
+# the first $1 streams interleaved datagram by datagram (a switch merging
+# senders) into $dir/replay.pcap
+interleave () {
+  python3 - "$dir" "$1" <<'PY'
+import struct, sys
+d, n = sys.argv[1], int(sys.argv[2])
+streams = []
+for i in range(1, n + 1):
+    b = open(f"{d}/s{i}.pcap", "rb").read()
+    hdr, off, pk = b[:24], 24, []
+    while off < len(b):
+        incl = struct.unpack_from("<I", b, off + 8)[0]
+        pk.append(b[off:off + 16 + incl]); off += 16 + incl
+    streams.append(pk)
+with open(f"{d}/replay.pcap", "wb") as f:
+    f.write(hdr)
+    for j in range(max(len(s) for s in streams)):
+        for s in streams:
+            if j < len(s): f.write(s[j])
+PY
+}
+held=0; last=0
+for n in 1 2 4 6 8 10 12 14 16; do
+  [ "$n" -le "$MAX" ] || break
+  interleave "$n"
+  mbufs=$(( n * 4497 + 8192 ))
+  out=$(taskset -c "$CPU" "$B/bench/dpdk/bench-dpdk-rx" "$dir/replay.pcap" "$S" \
+      "$EAL -m $(( 256 + mbufs / 256 )) -l $CPU --file-prefix $tag-r$n" "$n" e0 "$mbufs" \
+      2>"$dir/err" | grep '^rx-element')
+  if [ -z "$out" ]; then
+    echo "shared-bench: bench-dpdk-rx $n failed:" >&2; tail -5 "$dir/err" >&2; exit 1
+  fi
+  cap=$(echo "$out" | field streams_1080p5994); lost=$(echo "$out" | field lost)
+  echo "receive N=$n: $(echo "$out" | sed -e 's/^rx-element sources=[0-9]* //' -e 's/ caps=.*//') (load $(load))"
+  if [ "$lost" != 0 ] || awk -v c="$cap" -v n="$n" 'BEGIN { exit !(c < n) }'; then
+    last=$n; break
+  fi
+  held=$n
+done
+echo "receive: $held stream(s) of 1080p59.94 per core on one shared engine on core $CPU (capacity in CPU time$([ "$last" = 0 ] || echo ", N=$last short of it or losing"))"
+echo "        (load now $(load))"
