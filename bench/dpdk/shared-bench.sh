@@ -10,7 +10,12 @@
 #            engine's engine-frames-late and engine-frames-behind, the
 #            element's frames-late, the shared thread's CPU and runqueue
 #            wait), and the figure is the last N before the first one with
-#            a late frame (engine-frames-late or frames-late)
+#            a late frame (engine-frames-late or frames-late). Each line
+#            also gives the shared thread's capacity, the streams its CPU
+#            time per frame sent would carry on a core of its own
+#            (engine_streams_per_core = frames / thread CPU seconds /
+#            59.94): on a machine whose other cores cannot write N rasters
+#            in time the sinks fall behind before the engine does
 #   receive: N st2022src on one shared-engine pinned to <core>, on a
 #            net_pcap infinite_rx replay of one frame of each of N streams
 #            interleaved datagram by datagram (bench-dpdk-rx), N = 1, 2, 4,
@@ -56,7 +61,10 @@ for n in $(seq 1 "$MAX"); do
   [ -n "$caps" ] || caps=$(echo "$out" | sed 's/.* caps=//')
   late=$(echo "$out" | field late); el=$(echo "$out" | field element_late)
   due=$(awk -v n="$n" -v s="$S" 'BEGIN { printf "%d", n * s * 60000 / 1001 }')
-  echo "send    N=$n: $(echo "$out" | sed -e 's/^tx-shared streams=[0-9]* //' -e "s/ late=/ (of $due due) late=/" -e 's/ caps=.*//') (load $(load))"
+  fr=$(echo "$out" | field frames); tc=$(echo "$out" | field thread_cpu | tr -d %)
+  esc=$(awk -v f="$fr" -v c="$tc" -v s="$S" 'BEGIN { printf "%.1f", (c > 0 ? f / (c / 100 * s) / (60000 / 1001) : 0) }')
+  echo "$esc" >>"$dir/esc"
+  echo "send    N=$n: $(echo "$out" | sed -e 's/^tx-shared streams=[0-9]* //' -e "s/ late=/ (of $due due) late=/" -e 's/ caps=.*//') engine_streams_per_core=$esc (load $(load))"
   if [ "$((late + el))" -gt 0 ]; then
     [ "$first" != 0 ] || first=$n
   elif [ "$first" = 0 ]; then
@@ -64,6 +72,7 @@ for n in $(seq 1 "$MAX"); do
   fi
 done
 echo "send:    $held stream(s) of 1080p59.94 in real time from one shared engine on core $CPU ($([ "$first" = 0 ] && echo "none late up to N=$MAX" || echo "the first late frame at N=$first"); caps $caps)"
+echo "send:    the shared thread's capacity, largest over the N: $(sort -g "$dir/esc" | tail -1) streams of 1080p59.94 per core (its CPU per frame sent)"
 
 # --- receive -------------------------------------------------------------
 # one frame of each stream (239.1.2.<i>), as st2022sink writes it
