@@ -63,23 +63,7 @@ for i in $(seq 1 "$N"); do
     > /dev/null 2>&1 || { echo "cannot write the replay"; exit 1; }
 done
 if [ "$N" -gt 1 ]; then
-  python3 - "$dir" "$N" <<'EOF'
-import struct, sys
-d, n = sys.argv[1], int(sys.argv[2])
-streams = []
-for i in range(1, n + 1):
-    b = open(f"{d}/s{i}.pcap", "rb").read()
-    hdr, off, pk = b[:24], 24, []
-    while off < len(b):
-        incl = struct.unpack_from("<I", b, off + 8)[0]
-        pk.append(b[off:off + 16 + incl]); off += 16 + incl
-    streams.append(pk)
-with open(f"{d}/replay.pcap", "wb") as f:
-    f.write(hdr)
-    for j in range(max(len(s) for s in streams)):
-        for s in streams:
-            if j < len(s): f.write(s[j])
-EOF
+  python3 "$(dirname "$0")/pcap-interleave.py" "$dir" "$N"
 else
   mv "$dir/s1.pcap" "$dir/replay.pcap"
 fi

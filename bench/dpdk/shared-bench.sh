@@ -85,25 +85,7 @@ for i in $(seq 1 "$MAX"); do
 done
 # the first $1 streams interleaved datagram by datagram (a switch merging
 # senders) into $dir/replay.pcap
-interleave () {
-  python3 - "$dir" "$1" <<'PY'
-import struct, sys
-d, n = sys.argv[1], int(sys.argv[2])
-streams = []
-for i in range(1, n + 1):
-    b = open(f"{d}/s{i}.pcap", "rb").read()
-    hdr, off, pk = b[:24], 24, []
-    while off < len(b):
-        incl = struct.unpack_from("<I", b, off + 8)[0]
-        pk.append(b[off:off + 16 + incl]); off += 16 + incl
-    streams.append(pk)
-with open(f"{d}/replay.pcap", "wb") as f:
-    f.write(hdr)
-    for j in range(max(len(s) for s in streams)):
-        for s in streams:
-            if j < len(s): f.write(s[j])
-PY
-}
+interleave () { python3 "$HERE/pcap-interleave.py" "$dir" "$1"; }
 held=0; last=0
 for n in 1 2 4 6 8 10 12 14 16; do
   [ "$n" -le "$MAX" ] || break
