@@ -13,6 +13,7 @@
 
 #include "gstst2022legs.h"
 #include "transport/vmi-transport-dual.h"
+#include "transport/vmi-transport-reopen.h"
 #include "st2022/st2022-seamless.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_st2022_legs_debug);
@@ -304,6 +305,7 @@ gst_st2022_legs_config (const GstSt2022LegsSettings * s,
   out->multicast_iface = s->multicast_iface;
   out->iface = s->iface;
   out->dpdk_port = s->dpdk_port >= 0 ? s->dpdk_port : primary->dpdk_port + 1;
+  out->prop_prefix = "secondary-";
   if (s->is_sink) {
     out->bind_address = s->bind_address;
     out->destination_mac = s->destination_mac;
@@ -329,23 +331,42 @@ legs_check_iface (GstElement * element, GstSt2022Transport kind,
   return TRUE;
 }
 
+static void legs_post_path (GstElement * element, guint path, gboolean up,
+    const gchar * why);
+
 /* --- st2022sink ---------------------------------------------------------- */
 
 VmiTransport *
 gst_st2022_legs_sink_open (GstElement * sink, VmiTransport * t,
-    GstSt2022Transport kind, const VmiTransportConfig * cfg2,
-    guint required_caps, const gchar * required_by)
+    GstSt2022Transport kind, const VmiTransportConfig * cfg,
+    const VmiTransportConfig * cfg2, guint required_caps,
+    const gchar * required_by, gboolean * path_up)
 {
   VmiTransport *t2;
+  GError *link_err = NULL;
 
   if (!legs_check_iface (sink, kind, cfg2))
     goto failed;
-  t2 = gst_st2022_transport_open (sink, kind, cfg2, required_caps,
-      required_by);
-  if (t2 == NULL)
+  /* a second path whose link is not there yet does not stop the sink: it
+   * sends on the primary, and the second path opens in the background */
+  t2 = gst_st2022_transport_try_open (sink, kind, cfg2, required_caps,
+      required_by, &link_err);
+  if (t2 == NULL && link_err == NULL)
     goto failed;
-  GST_INFO_OBJECT (sink, "second path to %s:%u", cfg2->address, cfg2->port);
-  return vmi_transport_dual_new (t, t2);
+  path_up[0] = TRUE;
+  path_up[1] = t2 != NULL;
+  if (t2) {
+    GST_INFO_OBJECT (sink, "second path to %s:%u", cfg2->address, cfg2->port);
+  } else {
+    GST_INFO_OBJECT (sink, "second path to %s:%u not open: %s",
+        cfg2->address, cfg2->port, link_err->message);
+    legs_post_path (sink, 1, FALSE, link_err->message);
+  }
+  t = vmi_transport_dual_new (t, t2,
+      vmi_transport_lookup ((VmiTransportKind) kind), cfg, cfg2,
+      link_err ? link_err->message : NULL);
+  g_clear_error (&link_err);
+  return t;
 
 failed:
   vmi_transport_close (t);
@@ -407,7 +428,9 @@ gst_st2022_legs_sink_add_stats (VmiTransport * t, GstStructure * s)
       "packets-failed-primary", G_TYPE_UINT64, p.failed,
       "packets-failed-secondary", G_TYPE_UINT64, q.failed,
       "path-failures-primary", G_TYPE_UINT64, p.failures,
-      "path-failures-secondary", G_TYPE_UINT64, q.failures, NULL);
+      "path-failures-secondary", G_TYPE_UINT64, q.failures,
+      "path-reopens-primary", G_TYPE_UINT64, p.reopens,
+      "path-reopens-secondary", G_TYPE_UINT64, q.reopens, NULL);
 }
 
 /* --- st2022src ----------------------------------------------------------- */
@@ -418,16 +441,13 @@ struct _GstSt2022SrcLegs
   /* the primary is the element's; the secondary NULL while its link is
    * not there */
   VmiTransport *t[2];
-  /* guards t[1] against wakeup() from another thread, and the opener */
+  /* guards t[1] against wakeup() from another thread */
   GMutex t_lock;
-  /* while the secondary has no transport, a thread of its own opens it
-   * every LEGS_RETRY_US (an open maps a packet ring of tens of MB: not on
-   * the receive thread, which the primary's datagrams must not wait for)
-   * and leaves it in @opened */
-  GThread *opener;
-  GCond opener_cond;
-  gboolean opener_stop;
-  VmiTransport *opened;
+  /* while the secondary has no transport, a thread of its own
+   * (st2022src-path2) opens it every LEGS_RETRY_US (an open maps a packet
+   * ring of tens of MB: not on the receive thread, which the primary's
+   * datagrams must not wait for) */
+  VmiTransportReopen *reopen;
   GstSt2022Transport kind;
   VmiTransportConfig cfg2;      /* strings our own */
   St2022StreamLock *lock[2];    /* the primary's is the element's */
@@ -503,56 +523,34 @@ legs_report_port (GstElement * src, VmiTransport * t2, guint16 asked,
   return TRUE;
 }
 
-static gpointer
-legs_opener_func (gpointer data)
-{
-  GstSt2022SrcLegs *l = data;
-  const VmiTransportClass *klass =
-      vmi_transport_lookup ((VmiTransportKind) l->kind);
-
-  g_mutex_lock (&l->t_lock);
-  while (!l->opener_stop) {
-    gint64 next = g_get_monotonic_time () + LEGS_RETRY_US;
-    VmiTransport *t2;
-    GError *err = NULL;
-
-    while (!l->opener_stop && g_cond_wait_until (&l->opener_cond,
-            &l->t_lock, next));
-    if (l->opener_stop)
-      break;
-    g_mutex_unlock (&l->t_lock);
-    /* the class and its capabilities were checked at start; a failure now
-     * (the link still missing, or the port taken meanwhile) is only
-     * logged: the path is reported down already */
-    t2 = klass->open (&l->cfg2, &err);
-    if (t2 == NULL) {
-      GST_LOG_OBJECT (l->element, "secondary path still closed: %s",
-          err->message);
-      g_error_free (err);
-    }
-    g_mutex_lock (&l->t_lock);
-    if (t2) {
-      l->opened = t2;
-      break;
-    }
-  }
-  g_mutex_unlock (&l->t_lock);
-  return NULL;
-}
-
-/* Stops and joins the opener; what it opened is closed */
+/* The second path's settings as the element has them now: an IS-05
+ * activation may have moved it since start (address, port, source) */
 static void
-legs_opener_join (GstSt2022SrcLegs * l)
+legs_refresh_cfg2 (GstSt2022SrcLegs * l)
 {
-  if (l->opener == NULL)
-    return;
-  g_mutex_lock (&l->t_lock);
-  l->opener_stop = TRUE;
-  g_cond_broadcast (&l->opener_cond);
-  g_mutex_unlock (&l->t_lock);
-  g_thread_join (l->opener);
-  l->opener = NULL;
-  g_clear_pointer (&l->opened, vmi_transport_close);
+  VmiTransportConfig cfg = l->cfg2;
+  gchar *address = NULL, *source = NULL;
+  gint port = -1;
+
+  g_object_get (l->element, "secondary-address", &address,
+      "secondary-port", &port, "secondary-source-address", &source, NULL);
+  if (address && *address)
+    cfg.address = address;
+  if (port > 0)
+    cfg.port = port;
+  cfg.source_address = source;
+  if (g_strcmp0 (cfg.address, l->cfg2.address) != 0
+      || cfg.port != l->cfg2.port
+      || g_strcmp0 (cfg.source_address, l->cfg2.source_address) != 0) {
+    GST_INFO_OBJECT (l->element, "second path now %s:%u", cfg.address,
+        cfg.port);
+    vmi_transport_config_own_strings (&cfg);
+    gst_st2022_transport_config_clear (&l->cfg2);
+    l->cfg2 = cfg;
+    vmi_transport_reopen_set_config (l->reopen, &l->cfg2);
+  }
+  g_free (address);
+  g_free (source);
 }
 
 /* Receive thread (or start): the second path has no transport (its
@@ -561,15 +559,18 @@ legs_opener_join (GstSt2022SrcLegs * l)
 static void
 legs_lost_secondary (GstSt2022SrcLegs * l, const gchar * why)
 {
-  legs_opener_join (l);
+  VmiTransport *dead;
+
   g_mutex_lock (&l->t_lock);
-  g_clear_pointer (&l->t[1], vmi_transport_close);
-  l->opener_stop = FALSE;
+  dead = l->t[1];
+  l->t[1] = NULL;
   g_mutex_unlock (&l->t_lock);
   l->n[1] = 0;
   l->drained[1] = TRUE;
   l->dropped_told[1] = 0;
-  l->opener = g_thread_new ("st2022src-path2", legs_opener_func, l);
+  legs_refresh_cfg2 (l);
+  /* closed on the opener's thread too */
+  vmi_transport_reopen_start (l->reopen, dead);
   GST_INFO_OBJECT (l->element, "secondary path has no link: %s", why);
   if (!l->down[1]) {
     l->down[1] = TRUE;
@@ -583,15 +584,11 @@ legs_lost_secondary (GstSt2022SrcLegs * l, const gchar * why)
 static void
 legs_take_opened (GstSt2022SrcLegs * l)
 {
-  VmiTransport *t2;
+  VmiTransport *t2 = vmi_transport_reopen_take (l->reopen);
   const gchar *warning;
 
-  if (G_LIKELY (g_atomic_pointer_get (&l->opened) == NULL))
+  if (G_LIKELY (t2 == NULL))
     return;
-  g_thread_join (l->opener);
-  l->opener = NULL;
-  t2 = l->opened;
-  l->opened = NULL;
   if (!legs_report_port (l->element, t2, l->cfg2.port, FALSE)) {
     vmi_transport_close (t2);
     legs_lost_secondary (l, "no ephemeral port");
@@ -636,10 +633,11 @@ gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
   l->t[0] = primary;
   l->t[1] = t2;
   g_mutex_init (&l->t_lock);
-  g_cond_init (&l->opener_cond);
   l->kind = kind;
   l->cfg2 = *cfg2;
   gst_st2022_transport_config_own_strings (&l->cfg2);
+  l->reopen = vmi_transport_reopen_new (vmi_transport_lookup
+      ((VmiTransportKind) kind), &l->cfg2, LEGS_RETRY_US, "st2022src-path2");
   l->lock[0] = primary_lock;
   l->lock[1] = st2022_stream_lock_new (confirm);
   st2022_stream_lock_set_filter (l->lock[1], payload_type, filter_ssrc, ssrc);
@@ -666,7 +664,7 @@ gst_st2022_src_legs_stop (GstSt2022SrcLegs * l)
   if (l->merge == NULL)
     return;
   l->stopped = TRUE;
-  legs_opener_join (l);
+  g_clear_pointer (&l->reopen, vmi_transport_reopen_free);
   st2022_seamless_flush (l->merge);
   gst_st2022_src_legs_update_stats (l);
   g_clear_pointer (&l->merge, st2022_seamless_free);
@@ -686,7 +684,6 @@ gst_st2022_src_legs_free (GstSt2022SrcLegs * l)
     return;
   gst_st2022_src_legs_stop (l);
   gst_st2022_transport_config_clear (&l->cfg2);
-  g_cond_clear (&l->opener_cond);
   g_mutex_clear (&l->t_lock);
   g_free (l);
 }
@@ -904,7 +901,7 @@ gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 void
 gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
 {
-  legs_opener_join (l);
+  vmi_transport_reopen_cancel (l->reopen);
   g_mutex_lock (&l->t_lock);
   vmi_transport_close (l->t[1]);
   l->t[1] = t;

@@ -71,11 +71,16 @@ gboolean gst_st2022_legs_config (const GstSt2022LegsSettings * s,
 /* --- st2022sink ---------------------------------------------------------- */
 
 /* Opens the secondary path of @cfg2 (from gst_st2022_legs_config()) like
- * the primary @t was, and returns the transport that sends on both (taking
- * @t); NULL (after a GST_ELEMENT_ERROR, @t closed) on failure. */
+ * the primary @t was (from @cfg), and returns the transport that sends on
+ * both (taking @t); NULL (after a GST_ELEMENT_ERROR, @t closed) on
+ * failure.  A second path whose link is not there (its interface missing
+ * or down, its address not on the host) does not fail: it is posted down
+ * and opened in the background.  @path_up (two) gets the paths' states as
+ * posted. */
 VmiTransport *gst_st2022_legs_sink_open (GstElement * sink, VmiTransport * t,
-    GstSt2022Transport kind, const VmiTransportConfig * cfg2,
-    guint required_caps, const gchar * required_by);
+    GstSt2022Transport kind, const VmiTransportConfig * cfg,
+    const VmiTransportConfig * cfg2, guint required_caps,
+    const gchar * required_by, gboolean * path_up);
 
 /* Posts `st2022-path` and a warning when a path went down, `st2022-path`
  * when it came back (streaming thread, now and then). */

@@ -35,7 +35,8 @@
  * ST 2022-7: with `secondary-host` set every datagram also goes to a second
  * path (`secondary-*`), identical, on its own socket or port; a path whose
  * sends fail is counted, posted as `st2022-path` with a warning, and never
- * stops the other (docs/seamless.md).
+ * stops the other; a second path whose interface is missing or down at
+ * start, or goes away, is opened in the background (docs/seamless.md).
  *
  * Many streams per core (transport=dpdk, pacing software or none): sinks
  * of one process with the same `shared-engine` name share one transmit
@@ -410,14 +411,14 @@ gst_st2022_sink_start (GstBaseSink * bsink)
   self->t = gst_st2022_transport_open (GST_ELEMENT (self), transport, &cfg,
       need_caps, need_by);
   /* ST 2022-7: the engine sends every burst on both paths */
+  self->path_up[0] = self->path_up[1] = TRUE;
   if (self->t && two_paths)
     self->t = gst_st2022_legs_sink_open (GST_ELEMENT (self), self->t,
-        transport, &cfg2, need_caps, need_by);
+        transport, &cfg, &cfg2, need_caps, need_by, self->path_up);
   if (self->t == NULL) {
     vmi_transport_close (ref_rx);
     goto clock_stop;
   }
-  self->path_up[0] = self->path_up[1] = TRUE;
   GST_OBJECT_LOCK (self);
   g_free (self->sdp.ts_refclk);
   self->sdp.ts_refclk = gst_st2022_clock_ts_refclk (&self->timing);
@@ -498,8 +499,7 @@ guint16
 gst_st2022_sink_get_source_port (GstSt2022Sink * sink, guint leg)
 {
   if (sink->t && vmi_transport_is_dual (sink->t))
-    return vmi_transport_get_local_port (vmi_transport_dual_leg (sink->t,
-            leg));
+    return vmi_transport_dual_get_local_port (sink->t, leg);
   return leg == 0 ? vmi_transport_get_local_port (sink->t) : 0;
 }
 

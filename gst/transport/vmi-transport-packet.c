@@ -115,6 +115,8 @@ typedef struct
   guint64 rx_filtered;          /* written by the receiver only */
   GMutex stats_lock;
   guint64 rx_dropped;           /* accumulated PACKET_STATISTICS */
+  /* how messages name this path's properties (VmiTransportConfig) */
+  const gchar *prefix;
 } VmiTransportPacket;
 
 static void vmi_transport_packet_close (VmiTransport * t);
@@ -176,14 +178,14 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
   if (name == NULL || *name == '\0') {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
         "transport=packet needs the network interface to use: set "
-        "iface=<name> (see 'ip link')");
+        "%siface=<name> (see 'ip link')", p->prefix);
     return FALSE;
   }
   if (strlen (name) >= IF_NAMESIZE
       || (p->ifindex = if_nametoindex (name)) == 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
-        "no network interface named '%s' (see 'ip link' for the names)",
-        name);
+        "no network interface named '%s' (%siface; see 'ip link' for the "
+        "names)", name, p->prefix);
     return FALSE;
   }
   g_strlcpy (p->ifname, name, sizeof (p->ifname));
@@ -382,8 +384,8 @@ open_send (VmiTransportPacket * p, const VmiTransportConfig * cfg,
   } else {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
         "network interface '%s' has no IPv4 address to send from: give it "
-        "one ('ip addr add ... dev %s') or set bind-address", p->ifname,
-        p->ifname);
+        "one ('ip addr add ... dev %s') or set %sbind-address", p->ifname,
+        p->ifname, p->prefix);
     return FALSE;
   }
   if (cfg->port == 0) {
@@ -404,8 +406,8 @@ open_send (VmiTransportPacket * p, const VmiTransportConfig * cfg,
     if (cfg->destination_mac && *cfg->destination_mac) {
       if (!vmi_rawnet_parse_mac (cfg->destination_mac, fl->dst_mac)) {
         g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
-            "destination-mac '%s' is not a MAC address: write it as "
-            "aa:bb:cc:dd:ee:ff", cfg->destination_mac);
+            "%sdestination-mac '%s' is not a MAC address: write it as "
+            "aa:bb:cc:dd:ee:ff", p->prefix, cfg->destination_mac);
         return FALSE;
       }
     } else if (fl->dst_ip == G_MAXUINT32) {
@@ -414,16 +416,18 @@ open_send (VmiTransportPacket * p, const VmiTransportConfig * cfg,
         || ((fl->dst_ip ^ if_ip) & netmask) != 0) {
       g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
           "%s is not on the subnet of '%s' (%s), so its MAC cannot be "
-          "found by ARP: set destination-mac to the MAC of the next hop "
+          "found by ARP: set %sdestination-mac to the MAC of the next hop "
           "(the router)", ip_str (fl->dst_ip, a), p->ifname,
-          if_ip ? ip_str (if_ip, b) : "no IPv4 address");
+          if_ip ? ip_str (if_ip, b) : "no IPv4 address", p->prefix);
       return FALSE;
     } else if (!neigh_lookup (p, fl->dst_ip, fl->dst_mac)
         && !arp_resolve (p, fl->src_ip, fl->dst_ip, fl->dst_mac)) {
-      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
+      /* LINK: the receiver or its network may come (an ST 2022-7 second
+       * path asks again) */
+      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
           "no ARP answer from %s on '%s' within 1 s: check that the "
-          "receiver is up, or set destination-mac=aa:bb:cc:dd:ee:ff",
-          ip_str (fl->dst_ip, a), p->ifname);
+          "receiver is up, or set %sdestination-mac=aa:bb:cc:dd:ee:ff",
+          ip_str (fl->dst_ip, a), p->ifname, p->prefix);
       return FALSE;
     }
   }
@@ -602,6 +606,7 @@ vmi_transport_packet_open (const VmiTransportConfig * cfg, GError ** error)
   p = g_new0 (VmiTransportPacket, 1);
   p->parent.klass = &vmi_transport_packet_class;
   p->direction = cfg->direction;
+  p->prefix = cfg->prop_prefix ? cfg->prop_prefix : "";
   p->fd = p->kfd = p->wake_fd = -1;
   g_mutex_init (&p->stats_lock);
 
@@ -664,9 +669,11 @@ tx_kick (VmiTransportPacket * p, GError ** error)
   if (errno == ENOBUFS || errno == EAGAIN || errno == EWOULDBLOCK
       || errno == EINTR)
     return TRUE;
-  if (errno == ENETDOWN || errno == ENXIO)
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
-        "network interface '%s' went down", p->ifname);
+  /* LINK: an ST 2022-7 path opens it again (a ring of stale frames is
+   * not sent when the interface returns) */
+  if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV)
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
+        "network interface '%s' went down or away", p->ifname);
   else
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
         "AF_PACKET send on '%s' failed: %s", p->ifname, g_strerror (errno));

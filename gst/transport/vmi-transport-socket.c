@@ -152,7 +152,11 @@ typedef struct
   gint64 rx_rate_t0;
   guint64 rx_rate_bytes;
   guint64 rx_bytes_per_s;       /* last window's, 0: not known yet */
+  /* how messages name this path's properties (VmiTransportConfig) */
+  const gchar *prefix;
 } VmiTransportSocket;
+
+#define PREFIX(cfg) ((cfg)->prop_prefix ? (cfg)->prop_prefix : "")
 
 static gboolean
 resolve (const gchar * host, guint16 port, gboolean passive,
@@ -243,8 +247,8 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     ifindex = if_nametoindex (cfg->multicast_iface);
     if (ifindex == 0) {
       g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
-          "no network interface named '%s': set multicast-iface to one "
-          "that 'ip link' lists", cfg->multicast_iface);
+          "no network interface named '%s': set %smulticast-iface to one "
+          "that 'ip link' lists", cfg->multicast_iface, PREFIX (cfg));
       return NULL;
     }
   }
@@ -258,6 +262,7 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
   s = g_new0 (VmiTransportSocket, 1);
   s->parent.klass = &vmi_transport_socket_class;
   s->direction = cfg->direction;
+  s->prefix = PREFIX (cfg);
   s->wake_fd = -1;
   s->fd = socket (family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
   if (s->fd < 0)
@@ -290,12 +295,24 @@ vmi_transport_socket_open (const VmiTransportConfig * cfg, GError ** error)
     } else {
       /* the kernel's ephemeral source port, taken now rather than at the
        * first send, so that get_local_port() can tell it (NMOS IS-05
-       * source_port); best effort: the first send binds otherwise */
+       * source_port), or the one asked for (a path opened again keeps
+       * its port) when it is free; best effort: the first send binds
+       * otherwise */
       struct sockaddr_storage any = { 0 };
+      socklen_t any_len = family == AF_INET ? sizeof (struct sockaddr_in) :
+          sizeof (struct sockaddr_in6);
 
       any.ss_family = family;
-      (void) bind (s->fd, (struct sockaddr *) &any, family == AF_INET ?
-          sizeof (struct sockaddr_in) : sizeof (struct sockaddr_in6));
+      if (family == AF_INET)
+        ((struct sockaddr_in *) &any)->sin_port = g_htons (cfg->source_port);
+      else
+        ((struct sockaddr_in6 *) &any)->sin6_port = g_htons (cfg->source_port);
+      if (bind (s->fd, (struct sockaddr *) &any, any_len) < 0
+          && cfg->source_port != 0) {
+        ((struct sockaddr_in *) &any)->sin_port = 0;
+        ((struct sockaddr_in6 *) &any)->sin6_port = 0;
+        (void) bind (s->fd, (struct sockaddr *) &any, any_len);
+      }
     }
     if (is_multicast (&addr)) {
       int ttl = cfg->ttl_mc, loop = 1;
@@ -385,8 +402,8 @@ socket_failed:
 mcast_if_failed:
   {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_OPEN,
-        "cannot send multicast on interface '%s': %s", cfg->multicast_iface,
-        g_strerror (errno));
+        "cannot send multicast on interface '%s' (%smulticast-iface): %s",
+        cfg->multicast_iface, PREFIX (cfg), g_strerror (errno));
     goto error;
   }
 bind_failed:
@@ -396,11 +413,13 @@ bind_failed:
     /* EADDRNOTAVAIL: the interface holding the address is not there yet */
     g_set_error (error, VMI_TRANSPORT_ERROR, e == EADDRNOTAVAIL ?
         VMI_TRANSPORT_ERROR_LINK : VMI_TRANSPORT_ERROR_OPEN,
-        "cannot bind to %s port %u: %s%s", cfg->address, cfg->port,
-        g_strerror (e), e == EADDRINUSE ? " (another receiver has it: set "
-        "port to a free one, or stop that receiver)" : e == EADDRNOTAVAIL ?
-        " (not an address of this host: set address to one of its "
-        "addresses, a multicast group or 0.0.0.0)" : "");
+        "cannot bind to %s port %u: %s%s%s%s", cfg->address, cfg->port,
+        g_strerror (e), e == EADDRINUSE ? " (another receiver has it: set " :
+        e == EADDRNOTAVAIL ? " (not an address of this host: set " : "",
+        e == EADDRINUSE || e == EADDRNOTAVAIL ? PREFIX (cfg) : "",
+        e == EADDRINUSE ? "port to a free one, or stop that receiver)" :
+        e == EADDRNOTAVAIL ? "address to one of its addresses, a multicast "
+        "group or 0.0.0.0)" : "");
     goto error;
   }
 zerocopy_failed:
@@ -413,9 +432,13 @@ zerocopy_failed:
   }
 bind_local_failed:
   {
-    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_ADDRESS,
-        "cannot send from bind-address %s: %s (it must be an address of "
-        "this host)", cfg->bind_address, g_strerror (errno));
+    int e = errno;
+
+    /* EADDRNOTAVAIL: the interface holding it is not there (yet) */
+    g_set_error (error, VMI_TRANSPORT_ERROR, e == EADDRNOTAVAIL ?
+        VMI_TRANSPORT_ERROR_LINK : VMI_TRANSPORT_ERROR_ADDRESS,
+        "cannot send from %sbind-address %s: %s (it must be an address of "
+        "this host)", PREFIX (cfg), cfg->bind_address, g_strerror (e));
     goto error;
   }
 join_failed:
@@ -423,11 +446,11 @@ join_failed:
     /* ENODEV: no route to the group, no interface up to join it on */
     g_set_error (error, VMI_TRANSPORT_ERROR, errno == ENODEV ?
         VMI_TRANSPORT_ERROR_LINK : VMI_TRANSPORT_ERROR_OPEN,
-        "cannot join multicast group %s%s%s on interface '%s': %s",
-        cfg->address, s->join_ssm ? " from source " : "",
-        s->join_ssm ? cfg->source_address : "",
+        "cannot join multicast group %s%s%s on interface '%s' "
+        "(%smulticast-iface): %s", cfg->address, s->join_ssm ?
+        " from source " : "", s->join_ssm ? cfg->source_address : "",
         cfg->multicast_iface ? cfg->multicast_iface : "(default)",
-        g_strerror (errno));
+        PREFIX (cfg), g_strerror (errno));
     goto error;
   }
 error:
@@ -823,10 +846,16 @@ vmi_transport_socket_send_burst (VmiTransport * t, const VmiTxDatagram * d,
         done++;
         continue;
       }
-      g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_IO,
-          "sendmmsg failed: %s%s", g_strerror (errno),
+      /* LINK: the interface is down or gone (an ST 2022-7 path opens it
+       * again); unreachable: the route may come back, the socket stays */
+      g_set_error (error, VMI_TRANSPORT_ERROR, errno == ENETDOWN
+          || errno == ENODEV || errno == ENXIO ? VMI_TRANSPORT_ERROR_LINK :
+          VMI_TRANSPORT_ERROR_IO,
+          "sendmmsg failed: %s%s%s%s", g_strerror (errno),
           errno == ENETUNREACH || errno == EHOSTUNREACH ? "; check the "
-          "route to the host and the interface (multicast-iface)" :
+          "route to the host and the interface (" : "",
+          errno == ENETUNREACH || errno == EHOSTUNREACH ? s->prefix : "",
+          errno == ENETUNREACH || errno == EHOSTUNREACH ? "multicast-iface)" :
           errno == EPERM || errno == EACCES ? "; a firewall rule (or "
           "SO_BROADCAST) refuses this destination" : "");
       return -1;

@@ -48,3 +48,28 @@ vmi_transport_lookup_by_name (const gchar * name)
       return transports[i];
   return NULL;
 }
+
+void
+vmi_transport_config_own_strings (VmiTransportConfig * cfg)
+{
+  cfg->address = g_strdup (cfg->address);
+  cfg->multicast_iface = g_strdup (cfg->multicast_iface);
+  cfg->source_address = g_strdup (cfg->source_address);
+  cfg->iface = g_strdup (cfg->iface);
+  cfg->dpdk_eal_args = g_strdup (cfg->dpdk_eal_args);
+  cfg->bind_address = g_strdup (cfg->bind_address);
+  cfg->destination_mac = g_strdup (cfg->destination_mac);
+}
+
+void
+vmi_transport_config_clear (VmiTransportConfig * cfg)
+{
+  g_free ((gchar *) cfg->address);
+  g_free ((gchar *) cfg->multicast_iface);
+  g_free ((gchar *) cfg->source_address);
+  g_free ((gchar *) cfg->iface);
+  g_free ((gchar *) cfg->dpdk_eal_args);
+  g_free ((gchar *) cfg->bind_address);
+  g_free ((gchar *) cfg->destination_mac);
+  memset (cfg, 0, sizeof (*cfg));
+}

@@ -135,6 +135,10 @@ typedef struct
    * joins; senders naming the same one share the port's TX queue. NULL or
    * "": the port's only sender */
   const gchar *shared_engine;
+  /* how the element names this path's properties in messages: NULL or ""
+   * for the primary, "secondary-" for an ST 2022-7 second path (a static
+   * string: the transport keeps it) */
+  const gchar *prop_prefix;
 } VmiTransportConfig;
 
 /* TX ownership contract (zero-copy TX).
@@ -307,6 +311,12 @@ struct _VmiTransport
 };
 
 GQuark vmi_transport_error_quark (void);
+
+/* Replaces @cfg's strings by copies of their own (the configuration then
+ * outlives the caller's strings); vmi_transport_config_clear() frees them.
+ * shared_engine stays borrowed. */
+void vmi_transport_config_own_strings (VmiTransportConfig * cfg);
+void vmi_transport_config_clear (VmiTransportConfig * cfg);
 
 /* The class for @kind, or NULL when this build lacks it (vmi-transport.c
  * holds the one table of transports). */

@@ -12,11 +12,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <net/if.h>
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <linux/if_ether.h>
+#include <sys/socket.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
-static gchar ns_s[32], ns_r[32], ifs[4][16], late_if[16];
+static gchar ns_s[32], ns_r[32], ifs[4][16], late_if[16], tx_late_if[16];
 static int ns_orig = -1;
 
 /* two namespaces joined by two veth pairs: a (sender) - b (receiver) the
@@ -35,6 +41,7 @@ setup (void)
   for (i = 0; i < 4; i++)
     g_snprintf (ifs[i], sizeof (ifs[i]), "vmi7%c%d", 'a' + i, pid);
   g_snprintf (late_if, sizeof (late_if), "vmi7e%d", pid);
+  g_snprintf (tx_late_if, sizeof (tx_late_if), "vmi7f%d", pid);
   net_sh ("ip netns del %s", ns_s);
   net_sh ("ip netns del %s", ns_r);
   ok = net_sh ("ip netns add %s", ns_s) && net_sh ("ip netns add %s", ns_r);
@@ -195,8 +202,6 @@ two_paths (gboolean secondary_cut)
   gst_structure_free (rst);
   net_receiver_clear (&r);
   net_free_pictures (pics, N);
-  if (secondary_cut)
-    net_sh ("ip -n %s link set %s up", ns_r, ifs[3]);
 }
 
 /* --- a secondary whose interface is not there at start ------------------ */
@@ -254,12 +259,44 @@ check_frame (GstAppSink * sink, gpointer user_data)
   return GST_FLOW_OK;
 }
 
+static gboolean pop_until (GstElement * pipeline, const gchar * stop,
+    const gchar * iface, guint * downs, guint * ups, guint * warnings,
+    GstStructure ** stats);
+
+/* Once the receiver has had @frames frames, creates the interface @iface
+ * of namespace @ns with @add (when @missing) or brings it up */
+static void
+late_bring (FrameCheck * c, guint frames, gboolean missing,
+    gboolean (*add) (gboolean up), const gchar * ns, const gchar * iface)
+{
+  g_mutex_lock (&c->lock);
+  while (c->frames < frames)
+    fail_unless (g_cond_wait_until (&c->cond, &c->lock,
+            g_get_monotonic_time () + 30 * G_USEC_PER_SEC),
+        "%u frames from the primary", c->frames);
+  g_mutex_unlock (&c->lock);
+  if (missing)
+    fail_unless (add (TRUE));
+  else
+    fail_unless (net_sh ("ip -n %s link set %s up", ns, iface));
+}
+
 /* Pops the receiver's messages until @stop (an st2022-path state, or NULL:
  * EOS); counts the secondary's st2022-path messages and the warnings that
  * say it is down, and fails on an error */
 static gboolean
 late_pop_until (GstElement * pipeline, const gchar * stop, guint * downs,
     guint * ups, guint * warnings)
+{
+  return pop_until (pipeline, stop, late_if, downs, ups, warnings, NULL);
+}
+
+/* late_pop_until() for the element whose secondary interface is @iface;
+ * @stats (optional) gets the last st2022-stats of the element named
+ * "sink" */
+static gboolean
+pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
+    guint * downs, guint * ups, guint * warnings, GstStructure ** stats)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
@@ -288,8 +325,8 @@ late_pop_until (GstElement * pipeline, const gchar * stop, guint * downs,
 
         gst_message_parse_warning (msg, &err, NULL);
         if (strstr (err->message, "the secondary path is down")) {
-          fail_unless (strstr (err->message, late_if) != NULL,
-              "the warning does not name %s: %s", late_if, err->message);
+          fail_unless (strstr (err->message, iface) != NULL,
+              "the warning does not name %s: %s", iface, err->message);
           (*warnings)++;
         }
         g_error_free (err);
@@ -306,6 +343,11 @@ late_pop_until (GstElement * pipeline, const gchar * stop, guint * downs,
           else
             (*ups)++;
           done = g_strcmp0 (state, stop) == 0;
+        } else if (stats && gst_structure_has_name (st, "st2022-stats")
+            && g_strcmp0 (GST_OBJECT_NAME (msg->src), "sink") == 0) {
+          if (*stats)
+            gst_structure_free (*stats);
+          *stats = gst_structure_copy (st);
         }
         break;
       case GST_MESSAGE_EOS:
@@ -401,16 +443,7 @@ secondary_late (gboolean missing)
   net_push_pictures (appsrc, &info, f, pics, NP, N);
 
   /* UP_AT frames in, the interface comes (up) */
-  g_mutex_lock (&fc.lock);
-  while (fc.frames < UP_AT)
-    fail_unless (g_cond_wait_until (&fc.cond, &fc.lock,
-            g_get_monotonic_time () + 30 * G_USEC_PER_SEC),
-        "%u frames from the primary", fc.frames);
-  g_mutex_unlock (&fc.lock);
-  if (missing)
-    fail_unless (late_iface_add (TRUE));
-  else
-    fail_unless (net_sh ("ip -n %s link set %s up", ns_r, late_if));
+  late_bring (&fc, UP_AT, missing, late_iface_add, ns_r, late_if);
 
   /* the receiver opens it, and its datagrams merge */
   judged = late_pop_until (r.pipeline, "up", &downs, &ups, &warnings)
@@ -474,27 +507,346 @@ done:
   return judged;
 }
 
+/* @run (a run the machine spoilt says FALSE) until one is judged, three
+ * at most */
 static void
-secondary_late_runs (gboolean missing)
+late_runs (gboolean (*run) (gboolean missing), gboolean missing)
 {
   guint attempt;
 
   for (attempt = 0; attempt < 3; attempt++)
-    if (secondary_late (missing))
+    if (run (missing))
       return;
   fail ("three runs in which the machine dropped datagrams or frames");
 }
 
+/* --- a sender whose secondary interface is not there at start ----------- */
+
+/* The sender's secondary interface is a macvlan (vmi7f<pid>) on its end of
+ * the secondary veth pair, down or missing at start: the sink plays on the
+ * primary and opens the secondary once the test brings it (up). */
+#define TX_LATE_MAC "02:7f:00:00:00:06"
+#define TX_LATE_IP "10.82.0.5"
+
+static gboolean
+tx_late_iface_add (gboolean up)
+{
+  return net_sh ("ip -n %s link add %s link %s address " TX_LATE_MAC
+      " type macvlan mode bridge", ns_s, tx_late_if, ifs[2])
+      && net_sh ("ip -n %s addr add " TX_LATE_IP "/24 dev %s", ns_s,
+      tx_late_if)
+      && (!up || net_sh ("ip -n %s link set %s up", ns_s, tx_late_if));
+}
+
+/* What arrives on the receiver's two interfaces, seen by AF_PACKET sockets
+ * of the test's own beside st2022src: the UDP payloads to @port[p] */
+typedef struct
+{
+  int fd[2];
+  guint16 port[2];
+  GPtrArray *got[2];            /* GBytes */
+  gint stop;
+  GThread *thread;
+} Capture;
+
+static void
+capture_read (Capture * c, guint p)
+{
+  guint8 buf[9000];
+  struct sockaddr_ll from;
+  socklen_t len = sizeof (from);
+  ssize_t n;
+
+  while ((n = recvfrom (c->fd[p], buf, sizeof (buf), MSG_DONTWAIT,
+              (struct sockaddr *) &from, &len)) > 0) {
+    guint ihl = (buf[0] & 0xf) * 4;
+
+    len = sizeof (from);
+    if (from.sll_pkttype == PACKET_OUTGOING || n < 28 || buf[9] != 17
+        || (gsize) n < ihl + 8 || (guint) (buf[ihl + 2] << 8 | buf[ihl + 3])
+        != c->port[p])
+      continue;
+    g_ptr_array_add (c->got[p], g_bytes_new (buf + ihl + 8, n - ihl - 8));
+  }
+}
+
+static gpointer
+capture_func (gpointer data)
+{
+  Capture *c = data;
+  struct pollfd pfd[2] = { {c->fd[0], POLLIN, 0}, {c->fd[1], POLLIN, 0} };
+
+  while (!g_atomic_int_get (&c->stop)) {
+    poll (pfd, 2, 20);
+    capture_read (c, 0);
+    capture_read (c, 1);
+  }
+  return NULL;
+}
+
+/* in the receiver's namespace */
+static void
+capture_start (Capture * c)
+{
+  const gchar *name[2] = { ifs[1], ifs[3] };
+  guint p;
+
+  memset (c, 0, sizeof (*c));
+  c->port[0] = 5004;
+  c->port[1] = 5006;
+  for (p = 0; p < 2; p++) {
+    struct sockaddr_ll sll = { 0 };
+    int size = 512 << 20;
+
+    c->got[p] = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        g_bytes_unref);
+    c->fd[p] = socket (AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC,
+        htons (ETH_P_IP));
+    fail_unless (c->fd[p] >= 0, "AF_PACKET: %s", g_strerror (errno));
+    setsockopt (c->fd[p], SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof (size));
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = htons (ETH_P_IP);
+    sll.sll_ifindex = if_nametoindex (name[p]);
+    fail_unless (bind (c->fd[p], (struct sockaddr *) &sll,
+            sizeof (sll)) == 0, "bind to %s: %s", name[p], g_strerror (errno));
+  }
+  c->thread = g_thread_new ("capture", capture_func, c);
+}
+
+/* Stops; the datagrams the kernel dropped before the capture read them */
+static guint
+capture_stop (Capture * c)
+{
+  guint p, drops = 0;
+
+  g_atomic_int_set (&c->stop, 1);
+  g_thread_join (c->thread);
+  for (p = 0; p < 2; p++) {
+    struct tpacket_stats st;
+    socklen_t len = sizeof (st);
+
+    capture_read (c, p);
+    if (getsockopt (c->fd[p], SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+      drops += st.tp_drops;
+    close (c->fd[p]);
+  }
+  return drops;
+}
+
+/* RTP sequence number of a captured payload */
+static guint16
+dg_seq (GBytes * b)
+{
+  gsize len;
+  const guint8 *d = g_bytes_get_data (b, &len);
+
+  fail_unless (len >= 12);
+  return d[2] << 8 | d[3];
+}
+
+static void
+capture_clear (Capture * c)
+{
+  g_ptr_array_unref (c->got[0]);
+  g_ptr_array_unref (c->got[1]);
+}
+
+/* FALSE: the machine dropped datagrams (in the receiver or the capture),
+ * which this test cannot judge: run again */
+static gboolean
+sink_secondary_late (gboolean missing)
+{
+  const RefFormat *f = &ref_525i;
+  /* 2 s of 525i59.94 (49,140 datagrams a path); the sender's secondary
+   * interface comes (up) once 10 frames have arrived, and the sink tries
+   * it every 250 ms */
+  const guint N = 60, NP = 4, UP_AT = 10;
+  guint8 **pics = net_make_pictures (f, NP, 29);
+  guint dpf = ref_datagrams (f);
+  guint64 total = (guint64) N * dpf, nsec, k;
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstElement *tx, *appsrc;
+  GstStructure *sst = NULL, *rst;
+  GstVideoInfo info;
+  GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
+  FrameCheck fc;
+  NetReceiver r;
+  Capture cap;
+  guint downs = 0, ups = 0, warnings = 0, drops;
+  guint rdowns = 0, rups = 0, rwarnings = 0;
+  gboolean judged = TRUE;
+  gchar *desc;
+
+  net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
+  if (!missing)
+    fail_unless (tx_late_iface_add (FALSE));
+
+  /* the receiver takes both paths from the start */
+  enter (ns_r);
+  capture_start (&cap);
+  desc = g_strdup_printf ("st2022src name=src transport=packet iface=%s "
+      "address=10.81.0.2 port=5004 secondary-iface=%s secondary-address="
+      "10.82.0.2 secondary-port=5006 seamless-window=200 num-buffers=%u "
+      "buffer-size=134217728 stats-interval=20 ! video/x-raw,format=UYVP ! "
+      "queue max-size-time=0 max-size-bytes=0 max-size-buffers=0 ! "
+      "appsink name=sink sync=false", ifs[1], ifs[3], N);
+  net_receiver_start (&r, desc);
+  g_free (desc);
+  leave ();
+
+  memset (&fc, 0, sizeof (fc));
+  g_mutex_init (&fc.lock);
+  g_cond_init (&fc.cond);
+  fc.f = f;
+  fc.pics = pics;
+  fc.n_pics = NP;
+  gst_app_sink_set_callbacks (GST_APP_SINK (r.sink), &check_cb, &fc, NULL);
+
+  /* the sender starts on the primary: its secondary is told down */
+  enter (ns_s);
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink transport=packet iface=%s host=10.81.0.2 port=5004 "
+      "destination-mac=02:7b:00:00:00:02 secondary-iface=%s "
+      "secondary-host=10.82.0.2 secondary-port=5006 "
+      "secondary-destination-mac=02:7d:00:00:00:04 stats-interval=0",
+      ifs[0], tx_late_if);
+  tx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (tx != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE, "st2022sink did not start");
+  leave ();
+  fail_unless (pop_until (tx, "down", tx_late_if, &downs, &ups, &warnings,
+          NULL), "no st2022-path secondary:down from the sink");
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  net_push_pictures (appsrc, &info, f, pics, NP, N);
+
+  /* UP_AT frames in, the interface comes (up) */
+  late_bring (&fc, UP_AT, missing, tx_late_iface_add, ns_s, tx_late_if);
+
+  /* the sink opens it and sends on it, to the end */
+  fail_unless (pop_until (tx, "up", tx_late_if, &downs, &ups, &warnings,
+          NULL), "no st2022-path secondary:up from the sink");
+  fail_unless (pop_until (tx, NULL, tx_late_if, &downs, &ups, &warnings,
+          &sst), "no EOS from the sender");
+  fail_unless (sst != NULL);
+  nsec = net_stat (sst, "packets-secondary");
+  /* the receiver's EOS (none when the machine dropped a frame: judged
+   * below), then everything both paths brought counted */
+  if (pop_until (r.pipeline, NULL, "", &rdowns, &rups, &rwarnings, NULL))
+    wait_paths (r.pipeline, total, nsec);
+  else
+    judged = FALSE;
+  gst_element_set_state (r.pipeline, GST_STATE_NULL);
+  g_object_get (r.src, "stats", &rst, NULL);
+  drops = capture_stop (&cap);
+  if (drops || net_stat (rst, "packets-overflow")
+      || net_stat (rst, "overflow-events")
+      || net_stat (rst, "frames-dropped")) {
+    g_print ("sink %s: the machine dropped %u datagrams before the capture "
+        "and %" G_GUINT64_FORMAT " before the receiver read them (%"
+        G_GUINT64_FORMAT " frames dropped): run again\n", missing ?
+        "missing" : "down", drops, net_stat (rst, "overflow-events"),
+        net_stat (rst, "frames-dropped"));
+    judged = FALSE;
+    goto done;
+  }
+  fail_unless (judged, "the receiver's EOS did not come: %" GST_PTR_FORMAT,
+      rst);
+
+  /* one down at start, one up; the warning named the interface */
+  fail_unless_equals_int (downs, 1);
+  fail_unless_equals_int (ups, 1);
+  fail_unless_equals_int (warnings, 1);
+  /* the sender: every datagram on the primary; on the secondary every one
+   * from when it opened, the others counted as failed */
+  fail_unless_equals_uint64 (net_stat (sst, "packets-primary"), total);
+  fail_unless_equals_uint64 (net_stat (sst, "packets-failed-primary"), 0);
+  fail_unless_equals_uint64 (nsec + net_stat (sst,
+          "packets-failed-secondary"), total);
+  fail_unless (net_stat (sst, "packets-failed-secondary") >= UP_AT * dpf,
+      "%" G_GUINT64_FORMAT " failed on the secondary",
+      net_stat (sst, "packets-failed-secondary"));
+  fail_unless (nsec >= 10 * dpf, "only %" G_GUINT64_FORMAT " datagrams on "
+      "the secondary", nsec);
+  fail_unless_equals_uint64 (net_stat (sst, "path-failures-secondary"), 1);
+  fail_unless_equals_uint64 (net_stat (sst, "path-reopens-secondary"), 1);
+  fail_unless_equals_uint64 (net_stat (sst, "path-failures-primary"), 0);
+
+  /* the wire: the primary carried all of them; the secondary the same
+   * datagrams, byte for byte, from the one it opened with to the last */
+  fail_unless_equals_uint64 (cap.got[0]->len, total);
+  fail_unless_equals_uint64 (cap.got[1]->len, nsec);
+  for (k = 1; k < total; k++)
+    fail_unless_equals_int (dg_seq (cap.got[0]->pdata[k]),
+        (guint16) (dg_seq (cap.got[0]->pdata[k - 1]) + 1));
+  for (k = 0; k < nsec; k++)
+    fail_unless (g_bytes_equal (cap.got[1]->pdata[k],
+            cap.got[0]->pdata[total - nsec + k]), "secondary datagram %"
+        G_GUINT64_FORMAT " differs from the primary's", k);
+
+  /* the receiver: every frame bit-exact, nothing lost; the secondary's
+   * datagrams merged from when they came */
+  fail_unless_equals_int (fc.frames, N);
+  fail_unless_equals_int (fc.corrupted, 0);
+  fail_unless_equals_int (fc.differ, 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-primary"), total);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-lost-primary"), 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-secondary"), nsec);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-lost-secondary"),
+      total - nsec);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-recovered"),
+      total - nsec);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-duplicate"), 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-foreign"), 0);
+  g_print ("sink %s: %" G_GUINT64_FORMAT " datagrams, %" G_GUINT64_FORMAT
+      " on the secondary (%.1f frames) after %" G_GUINT64_FORMAT " failed\n",
+      missing ? "missing" : "down", total, nsec, (double) nsec / dpf,
+      net_stat (sst, "packets-failed-secondary"));
+
+done:
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_object_unref (appsrc);
+  gst_object_unref (tx);
+  gst_caps_unref (caps);
+  gst_structure_free (sst);
+  gst_structure_free (rst);
+  net_receiver_clear (&r);
+  capture_clear (&cap);
+  g_mutex_clear (&fc.lock);
+  g_cond_clear (&fc.cond);
+  net_free_pictures (pics, NP);
+  net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
+  return judged;
+}
+
+GST_START_TEST (test_sink_secondary_down_at_start)
+{
+  late_runs (sink_secondary_late, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_secondary_missing_at_start)
+{
+  late_runs (sink_secondary_late, TRUE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_secondary_down_at_start)
 {
-  secondary_late_runs (FALSE);
+  late_runs (secondary_late, FALSE);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_secondary_missing_at_start)
 {
-  secondary_late_runs (TRUE);
+  late_runs (secondary_late, TRUE);
 }
 
 GST_END_TEST;
@@ -513,6 +865,21 @@ GST_START_TEST (test_secondary_network_cut)
 
 GST_END_TEST;
 
+/* Before and after every test: the networks as setup() made them, whatever
+ * a failed test left (a check that fails ends the test's process before
+ * its own clean-up, so a teardown alone would not do: the next test's
+ * setup puts things right too) */
+static void
+restore_networks (void)
+{
+  guint i;
+
+  for (i = 0; i < 4; i++)
+    net_sh ("ip -n %s link set %s up", i % 2 ? ns_r : ns_s, ifs[i]);
+  net_sh ("ip -n %s link del %s", ns_r, late_if);
+  net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
+}
+
 static Suite *
 packet_seamless_suite (void)
 {
@@ -520,11 +887,14 @@ packet_seamless_suite (void)
   TCase *tc = tcase_create ("two-interfaces");
 
   tcase_set_timeout (tc, 120);
+  tcase_add_checked_fixture (tc, restore_networks, restore_networks);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_two_interfaces);
   tcase_add_test (tc, test_secondary_network_cut);
   tcase_add_test (tc, test_secondary_down_at_start);
   tcase_add_test (tc, test_secondary_missing_at_start);
+  tcase_add_test (tc, test_sink_secondary_down_at_start);
+  tcase_add_test (tc, test_sink_secondary_missing_at_start);
   return s;
 }
 
