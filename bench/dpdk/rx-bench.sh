@@ -18,12 +18,15 @@
 # The frame is written by st2022sink (4497 datagrams).
 # Rate = datagrams / CPU time of the polling thread (/proc/<pid>/task/<tid>
 # utime + stime), so time the shared core gave to others does not count.
-# A/B of the element alone (VMI_RX_AB, a list of NAME=VALUE settings):
+# A/B of the element alone (VMI_RX_AB, a list of settings, each one or
+# more NAME=VALUE joined by commas):
 # each round runs st2022src once per setting, in the order given, instead
 # of element and testpmd, then prints min/median/max per setting and of
 # the per-round ratio last / first; e.g. the payload copy by ordinary and
 # by streaming stores (gst/st2022/st2022-copy.c):
 #   VMI_RX_AB="VMI_RX_COPY=memcpy VMI_RX_COPY=avx2" rx-bench.sh 4 8 1
+# or without and with both the streaming stores and the payload prefetch:
+#   VMI_RX_AB="VMI_RX_COPY=memcpy,VMI_RX_PREFETCH=0 VMI_RX_COPY=avx2" ...
 # Usage: rx-bench.sh [seconds per run, default 4] [rounds, default 3]
 #                    [core, default 1] [sources, default 1] [shared-engine]
 set -u
@@ -144,7 +147,8 @@ if [ -n "${VMI_RX_AB:-}" ]; then
   declare -A got
   for r in $(seq 1 "$R"); do
     for a in "${ab[@]}"; do
-      ours=$(element_run "$r" "$a")
+      IFS=, read -r -a set <<< "$a"
+      ours=$(element_run "$r" "${set[@]}")
       echo "[$a] ${ours/ caps=/$(source_low "$dir/gen.stats") caps=}"
       got[$a]+=" $(echo "$ours" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2)"
     done

@@ -37,6 +37,20 @@ typedef enum
 void st2022_copy_stream (guint8 * dst, const guint8 * src, gsize len);
 void st2022_copy_stream_fence (void);
 
+/* Asks for the lines of @len bytes at @src, a payload about to be copied
+ * by st2022_copy_stream() (each datagram is in a buffer of its own, so the
+ * hardware's stream prefetchers start again on every one) */
+static inline void
+st2022_copy_prefetch (const guint8 * src, gsize len)
+{
+#ifdef __GNUC__
+  const guint8 *p = (const guint8 *) ((guintptr) src & ~(guintptr) 63);
+
+  for (; p < src + len; p += 64)
+    __builtin_prefetch (p, 0, 3);
+#endif
+}
+
 /* Picks the implementation for the whole process (benchmarks, tests).
  * ST2022_COPY_AUTO: the environment variable VMI_RX_COPY (memcpy, sse2,
  * avx2) if set, else the widest the CPU runs. Returns FALSE, changing
