@@ -15,11 +15,14 @@
 #define _GNU_SOURCE
 #endif
 #include "vmi-rx-engine.h"
+#include "vmi-engine-registry.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+
+G_STATIC_ASSERT (VMI_RX_ENGINE_MAX_STREAMS <= VMI_ENGINE_REGISTRY_MAX_IDS);
 
 /* datagrams per recv_burst() */
 #define ENGINE_BURST 64
@@ -45,7 +48,8 @@ typedef struct
 
 struct _VmiRxEngine
 {
-  gchar *name;
+  /* first: the name, members and ids (vmi-engine-registry.h) */
+  VmiEngineEntry entry;
   const VmiTransportClass *klass;
   VmiTransport *t;
   gint cpu;
@@ -64,16 +68,7 @@ struct _VmiRxEngine
   /* the engine thread's own */
   VmiRxEngineMember *by_id[VMI_RX_ENGINE_MAX_STREAMS];
   GError *failed;
-
-  /* under reg_lock */
-  gboolean id_used[VMI_RX_ENGINE_MAX_STREAMS];
-  guint members;
 };
-
-/* joins and leaves of the process, one at a time; the engine threads
- * never take it */
-static GMutex reg_lock;
-static GHashTable *engines;
 
 static void
 engine_serve_requests (VmiRxEngine * e)
@@ -120,7 +115,7 @@ engine_pin (VmiRxEngine * e)
   CPU_SET (e->cpu, &set);
   rc = pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
   if (rc != 0)
-    g_warning ("receive engine '%s': cannot pin to CPU %d: %s", e->name,
+    g_warning ("receive engine '%s': cannot pin to CPU %d: %s", e->entry.name,
         e->cpu, g_strerror (rc));
 }
 
@@ -230,9 +225,20 @@ engine_free (VmiRxEngine * e)
   g_mutex_clear (&e->lock);
   g_cond_clear (&e->cond);
   g_free (e->port_name);
-  g_free (e->name);
+  g_free (e->entry.name);
   g_free (e);
 }
+
+static void
+engine_free_entry (VmiEngineEntry * entry)
+{
+  engine_free ((VmiRxEngine *) entry);
+}
+
+/* the engines of the process by name: their joins and leaves one at a
+ * time */
+static VmiEngineRegistry registry =
+VMI_ENGINE_REGISTRY_INIT (engine_free_entry);
 
 static VmiRxEngine *
 engine_new (const gchar * name, const VmiTransportClass * klass,
@@ -251,7 +257,7 @@ engine_new (const gchar * name, const VmiTransportClass * klass,
     return NULL;
   }
   e = g_new0 (VmiRxEngine, 1);
-  e->name = g_strdup (name);
+  e->entry.name = g_strdup (name);
   e->klass = klass;
   e->cpu = cpu;
   e->port_index = cfg->dpdk_port;
@@ -282,20 +288,18 @@ vmi_rx_engine_join (const gchar * name, const VmiTransportClass * klass,
   VmiRxEngineMember *m = NULL;
   Request r = { 0 };
   GString *w = g_string_new (NULL);
-  guint id;
+  gint id;
 
   g_return_val_if_fail (name && *name && func, NULL);
-  g_mutex_lock (&reg_lock);
-  if (engines == NULL)
-    engines = g_hash_table_new (g_str_hash, g_str_equal);
-  e = g_hash_table_lookup (engines, name);
+  vmi_engine_registry_lock (&registry);
+  e = (VmiRxEngine *) vmi_engine_registry_find (&registry, name);
   if (e == NULL) {
     const gchar *tw;
 
     e = engine_new (name, klass, cfg, cpu, error);
     if (e == NULL)
       goto out;
-    g_hash_table_insert (engines, e->name, e);
+    vmi_engine_registry_add (&registry, &e->entry);
     tw = vmi_transport_get_warning (e->t);
     if (tw)
       g_string_append (w, tw);
@@ -320,13 +324,14 @@ vmi_rx_engine_join (const gchar * name, const VmiTransportClass * klass,
         "; " : "", name, e->cpu >= 0 ? "on CPU " : "unpinned, rx-cpu ",
         e->cpu, cpu);
   }
-  for (id = 0; id < VMI_RX_ENGINE_MAX_STREAMS && e->id_used[id]; id++);
-  if (id == VMI_RX_ENGINE_MAX_STREAMS) {
+  id = vmi_engine_registry_join (&registry, &e->entry,
+      VMI_RX_ENGINE_MAX_STREAMS);
+  if (id < 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
         "shared-engine '%s' serves %u receivers already, its most: give "
         "this one another shared-engine name", name,
         VMI_RX_ENGINE_MAX_STREAMS);
-    goto unused;
+    goto out;
   }
   m = g_new0 (VmiRxEngineMember, 1);
   m->engine = e;
@@ -340,19 +345,12 @@ vmi_rx_engine_join (const gchar * name, const VmiTransportClass * klass,
   if (!r.ok) {
     g_propagate_error (error, r.error);
     g_clear_pointer (&m, g_free);
-    goto unused;
+    /* an engine this receiver started goes with it */
+    vmi_engine_registry_leave (&registry, &e->entry, id);
   }
-  e->id_used[id] = TRUE;
-  e->members++;
-  goto out;
 
-unused:
-  if (e->members == 0) {
-    g_hash_table_remove (engines, e->name);
-    engine_free (e);
-  }
 out:
-  g_mutex_unlock (&reg_lock);
+  vmi_engine_registry_unlock (&registry);
   if (warning)
     *warning = w->len ? g_strdup (w->str) : NULL;
   g_string_free (w, TRUE);
@@ -369,28 +367,18 @@ vmi_rx_engine_leave (VmiRxEngineMember * m)
     return;
   e = m->engine;
   g_return_if_fail (g_thread_self () != e->thread);
-  g_mutex_lock (&reg_lock);
+  vmi_engine_registry_lock (&registry);
   r.join = FALSE;
   r.member = m;
   engine_request (e, &r);
-  e->id_used[m->id] = FALSE;
-  if (--e->members == 0) {
-    g_hash_table_remove (engines, e->name);
-    engine_free (e);
-  }
-  g_mutex_unlock (&reg_lock);
+  /* the last one out stops the thread and closes the port */
+  vmi_engine_registry_leave (&registry, &e->entry, m->id);
+  vmi_engine_registry_unlock (&registry);
   g_free (m);
 }
 
 guint
 vmi_rx_engine_count (const gchar * name)
 {
-  VmiRxEngine *e;
-  guint n;
-
-  g_mutex_lock (&reg_lock);
-  e = engines ? g_hash_table_lookup (engines, name) : NULL;
-  n = e ? e->members : 0;
-  g_mutex_unlock (&reg_lock);
-  return n;
+  return vmi_engine_registry_count (&registry, name);
 }

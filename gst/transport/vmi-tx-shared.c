@@ -24,9 +24,11 @@
 #include <time.h>
 
 #include "pacing/vmi-tx-sched.h"
+#include "vmi-engine-registry.h"
 
 G_STATIC_ASSERT (VMI_TX_SHARED_MAX_STREAMS <= VMI_TX_SCHED_MAX_STREAMS);
 G_STATIC_ASSERT (VMI_TX_SHARED_MAX_STREAMS <= 64);     /* the work mask */
+G_STATIC_ASSERT (VMI_TX_SHARED_MAX_STREAMS <= VMI_ENGINE_REGISTRY_MAX_IDS);
 
 /* datagrams per run of an unpaced frame (as a thread of its own sends
  * them, vmi-tx-engine.c) */
@@ -52,7 +54,8 @@ typedef struct
 
 struct _VmiTxShared
 {
-  gchar *name;
+  /* first: the name, members and ids (vmi-engine-registry.h) */
+  VmiEngineEntry entry;
   gint cpu;
   /* the port the first engine named: every other one must name it */
   gint port_index;
@@ -81,16 +84,7 @@ struct _VmiTxShared
    * and what to tell it */
   guint64 ending;
   gboolean end_complete[VMI_TX_SHARED_MAX_STREAMS];
-
-  /* under reg_lock */
-  gboolean id_used[VMI_TX_SHARED_MAX_STREAMS];
-  guint members;
 };
-
-/* joins and leaves of the process, one at a time; the engine threads
- * never take it */
-static GMutex reg_lock;
-static GHashTable *engines;
 
 static inline void
 cpu_relax (void)
@@ -299,8 +293,10 @@ shared_request (VmiTxShared * sh, Request * r)
 }
 
 static void
-shared_free (VmiTxShared * sh)
+shared_free (VmiEngineEntry * entry)
 {
+  VmiTxShared *sh = (VmiTxShared *) entry;
+
   if (sh->thread) {
     g_mutex_lock (&sh->lock);
     g_atomic_int_set (&sh->quit, TRUE);
@@ -311,9 +307,13 @@ shared_free (VmiTxShared * sh)
   g_mutex_clear (&sh->lock);
   g_cond_clear (&sh->cond);
   g_free (sh->port_name);
-  g_free (sh->name);
+  g_free (sh->entry.name);
   g_free (sh);
 }
+
+/* the engines of the process by name: their joins and leaves one at a
+ * time */
+static VmiEngineRegistry registry = VMI_ENGINE_REGISTRY_INIT (shared_free);
 
 static VmiTxShared *
 shared_new (const gchar * name, gint port_index, const gchar * port_name,
@@ -322,7 +322,7 @@ shared_new (const gchar * name, gint port_index, const gchar * port_name,
   VmiTxShared *sh = g_new0 (VmiTxShared, 1);
   gchar *tname;
 
-  sh->name = g_strdup (name);
+  sh->entry.name = g_strdup (name);
   sh->cpu = cpu;
   sh->port_index = port_index;
   sh->port_name = g_strdup (port_name && *port_name ? port_name : NULL);
@@ -345,18 +345,16 @@ vmi_tx_shared_join (const gchar * name, VmiTxEngine * e, gint port_index,
   VmiTxSharedMember *m = NULL;
   Request r = { 0 };
   gchar *w = NULL;
-  guint id;
+  gint id;
 
   g_return_val_if_fail (name && *name && e, NULL);
   if (port_name && !*port_name)
     port_name = NULL;
-  g_mutex_lock (&reg_lock);
-  if (engines == NULL)
-    engines = g_hash_table_new (g_str_hash, g_str_equal);
-  sh = g_hash_table_lookup (engines, name);
+  vmi_engine_registry_lock (&registry);
+  sh = (VmiTxShared *) vmi_engine_registry_find (&registry, name);
   if (sh == NULL) {
     sh = shared_new (name, port_index, port_name, cpu);
-    g_hash_table_insert (engines, sh->name, sh);
+    vmi_engine_registry_add (&registry, &sh->entry);
   } else if (sh->port_index != port_index
       || g_strcmp0 (sh->port_name, port_name) != 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
@@ -371,8 +369,9 @@ vmi_tx_shared_join (const gchar * name, VmiTxEngine * e, gint port_index,
         "that started it): tx-cpu=%d is not applied", name, sh->cpu >= 0 ?
         "on CPU " : "unpinned, tx-cpu ", sh->cpu, cpu);
   }
-  for (id = 0; id < VMI_TX_SHARED_MAX_STREAMS && sh->id_used[id]; id++);
-  if (id == VMI_TX_SHARED_MAX_STREAMS) {
+  id = vmi_engine_registry_join (&registry, &sh->entry,
+      VMI_TX_SHARED_MAX_STREAMS);
+  if (id < 0) {
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_BUSY,
         "shared-engine '%s' serves %u senders already, its most: give this "
         "one another shared-engine name", name, VMI_TX_SHARED_MAX_STREAMS);
@@ -382,8 +381,6 @@ vmi_tx_shared_join (const gchar * name, VmiTxEngine * e, gint port_index,
   m->sh = sh;
   m->id = id;
   m->e = e;
-  sh->id_used[id] = TRUE;
-  sh->members++;
   r.join = TRUE;
   r.member = m;
   shared_request (sh, &r);
@@ -399,7 +396,7 @@ vmi_tx_shared_join (const gchar * name, VmiTxEngine * e, gint port_index,
   }
 
 out:
-  g_mutex_unlock (&reg_lock);
+  vmi_engine_registry_unlock (&registry);
   if (warning)
     *warning = w;
   else
@@ -417,16 +414,13 @@ vmi_tx_shared_leave (VmiTxSharedMember * m)
     return;
   sh = m->sh;
   g_return_if_fail (g_thread_self () != sh->thread);
-  g_mutex_lock (&reg_lock);
+  vmi_engine_registry_lock (&registry);
   r.join = FALSE;
   r.member = m;
   shared_request (sh, &r);
-  sh->id_used[m->id] = FALSE;
-  if (--sh->members == 0) {
-    g_hash_table_remove (engines, sh->name);
-    shared_free (sh);
-  }
-  g_mutex_unlock (&reg_lock);
+  /* the last one out stops the thread */
+  vmi_engine_registry_leave (&registry, &sh->entry, m->id);
+  vmi_engine_registry_unlock (&registry);
   g_free (m);
 }
 
