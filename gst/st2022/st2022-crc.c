@@ -871,12 +871,11 @@ vbmi_chunks (__m512i x, __m512i kk, __m512i * acc)
           0x00), _mm512_clmulepi64_epi128 (d, kk, 0x11), 0x96);
 }
 
-/* one step: up to 4 blocks in @v (the bytes past them 0), @kk their
- * constants; @lanes: which lanes' check bytes count */
+/* packed bytes @v → the chunk-source qwords (returned) and the check
+ * bytes @top (16 per block, 0 exactly for a reserved word) */
 __attribute__ ((target (VBMI_TARGET), always_inline))
-static inline void
-vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
-    __m512i * lowest)
+static inline __m512i
+vbmi_source (__m512i v, __m512i * top)
 {
   static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
     VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
@@ -886,8 +885,20 @@ vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
   const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
   __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
           vbmi_perm), v);
-  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
+
+  *top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
       (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
+  return x;
+}
+
+/* one step: up to 4 blocks in @v (the bytes past them 0), @kk their
+ * constants; @lanes: which lanes' check bytes count */
+__attribute__ ((target (VBMI_TARGET), always_inline))
+static inline void
+vbmi_step (__m512i v, __m512i kk, __mmask64 lanes, __m512i * acc,
+    __m512i * lowest)
+{
+  __m512i top, x = vbmi_source (v, &top);
 
   *lowest = _mm512_mask_min_epu8 (*lowest, lanes, *lowest, top);
   vbmi_chunks (x, kk, acc);
@@ -1019,17 +1030,10 @@ static inline __m512i
 vbmi_clip_step (__m512i v, __m512i kk, guint n, __m512i * acc,
     __mmask32 * changed)
 {
-  static const guint8 ctl_top[64] __attribute__ ((aligned (64))) = {
-    VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP, VBMI_CTL_TOP
-  };
-  const __m512i rot_xor = _mm512_set1_epi64 ((gint64) 0x8103060c183060c0ull);
   /* the blocks' check bytes (16 per block) and words (8 per block) */
   __mmask64 check = n == 4 ? ~0ull : (1ull << (16 * n)) - 1;
   __mmask32 lanes = n == 4 ? ~0u : (__mmask32) ((1u << (8 * n)) - 1);
-  __m512i x = _mm512_permutexvar_epi8 (_mm512_load_si512 ((const void *)
-          vbmi_perm), v);
-  __m512i top = _mm512_gf2p8affine_epi64_epi8 (_mm512_multishift_epi64_epi8
-      (_mm512_load_si512 ((const void *) ctl_top), x), rot_xor, 0);
+  __m512i top, x = vbmi_source (v, &top);
 
   if (G_LIKELY (_mm512_mask_testn_epi8_mask (check, top, top) == 0)) {
     vbmi_chunks (x, kk, acc);
