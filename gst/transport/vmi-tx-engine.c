@@ -119,8 +119,9 @@ struct _VmiTxEngine
   gboolean pa;
 
   GThread *thread;
-  GMutex lock;
-  GCond cond;
+  /* priority inheritance (engine_lock_init()) */
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
   /* under lock */
   Slot slots[N_SLOTS];
   GQueue queue;                 /* Slot *, oldest first */
@@ -188,6 +189,79 @@ struct _VmiTxEngine
 
 static gpointer vmi_tx_engine_thread (gpointer data);
 
+/* ---- the engine's lock ----
+ * A priority-inheritance mutex: the shared transmit thread (real-time)
+ * takes it to start and end a frame, and a sink's streaming thread
+ * (normal priority) preempted while holding it on a busy CPU is then
+ * raised to the waiter's priority until it lets go, instead of holding
+ * every stream of the engine for its time slices (ends of frames waiting
+ * 55-61 ms on a loaded 2-vCPU VM). Waits are on CLOCK_MONOTONIC, as
+ * GCond's. */
+
+static void
+engine_lock_init (VmiTxEngine * e)
+{
+  pthread_mutexattr_t ma;
+  pthread_condattr_t ca;
+
+  pthread_mutexattr_init (&ma);
+  pthread_mutexattr_setprotocol (&ma, PTHREAD_PRIO_INHERIT);
+  pthread_mutex_init (&e->lock, &ma);
+  pthread_mutexattr_destroy (&ma);
+  pthread_condattr_init (&ca);
+  pthread_condattr_setclock (&ca, CLOCK_MONOTONIC);
+  pthread_cond_init (&e->cond, &ca);
+  pthread_condattr_destroy (&ca);
+}
+
+static void
+engine_lock_clear (VmiTxEngine * e)
+{
+  pthread_mutex_destroy (&e->lock);
+  pthread_cond_destroy (&e->cond);
+}
+
+static inline void
+engine_lock (VmiTxEngine * e)
+{
+  pthread_mutex_lock (&e->lock);
+}
+
+static inline void
+engine_unlock (VmiTxEngine * e)
+{
+  pthread_mutex_unlock (&e->lock);
+}
+
+static inline gboolean
+engine_trylock (VmiTxEngine * e)
+{
+  return pthread_mutex_trylock (&e->lock) == 0;
+}
+
+static inline void
+engine_wait (VmiTxEngine * e)
+{
+  pthread_cond_wait (&e->cond, &e->lock);
+}
+
+/* until @end_us (g_get_monotonic_time()); FALSE once it has passed */
+static gboolean
+engine_wait_until (VmiTxEngine * e, gint64 end_us)
+{
+  struct timespec ts = { end_us / G_USEC_PER_SEC,
+    (end_us % G_USEC_PER_SEC) * 1000
+  };
+
+  return pthread_cond_timedwait (&e->cond, &e->lock, &ts) != ETIMEDOUT;
+}
+
+static inline void
+engine_broadcast (VmiTxEngine * e)
+{
+  pthread_cond_broadcast (&e->cond);
+}
+
 gint64
 vmi_tx_mono_now (void)
 {
@@ -243,10 +317,10 @@ slot_release (VmiTxFrame * f, gpointer user_data)
   Slot *slot = user_data;
   VmiTxEngine *e = slot->e;
 
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   slot->state = SLOT_FREE;
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
 }
 
 static void
@@ -255,11 +329,11 @@ ring_slice_release (VmiTxFrame * f, gpointer user_data)
   RingSlice *rs = user_data;
   VmiTxEngine *e = rs->e;
 
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   rs->busy = FALSE;
   if (e->slice_waiters)
-    g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+    engine_broadcast (e);
+  engine_unlock (e);
 }
 
 /* A sliced slot dropped unsent: its picture goes back. */
@@ -309,8 +383,7 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
     g_free (e);
     return NULL;
   }
-  g_mutex_init (&e->lock);
-  g_cond_init (&e->cond);
+  engine_lock_init (e);
   g_queue_init (&e->queue);
   for (i = 0; i < N_SLOTS; i++)
     e->slots[i].e = e;
@@ -338,8 +411,7 @@ vmi_tx_engine_new (VmiTransport * t, const VmiTxEngineConfig * cfg,
   return e;
 
 failed:
-  g_mutex_clear (&e->lock);
-  g_cond_clear (&e->cond);
+  engine_lock_clear (e);
   g_free (e);
   return NULL;
 }
@@ -368,7 +440,7 @@ wait_idle_locked (VmiTxEngine * e)
       busy |= e->slices[i].busy;
     if (!busy || !RUNNING (e))
       break;
-    g_cond_wait (&e->cond, &e->lock);
+    engine_wait (e);
   }
   e->slice_waiters--;
 }
@@ -410,7 +482,7 @@ shared_stop (VmiTxEngine * e)
 
   vmi_tx_engine_set_flushing (e, TRUE);
   vmi_tx_shared_leave (e->member);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->member = NULL;
   e->busy = FALSE;
   e->stop = TRUE;
@@ -420,11 +492,11 @@ shared_stop (VmiTxEngine * e)
 
     for (i = 0; i < N_SLOTS; i++)
       held |= e->slots[i].state == SLOT_SENDING;
-    if (!held || !g_cond_wait_until (&e->cond, &e->lock, end))
+    if (!held || !engine_wait_until (e, end))
       break;
   }
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
 }
 
 void
@@ -437,10 +509,10 @@ vmi_tx_engine_stop (VmiTxEngine * e)
   if (e == NULL || e->thread == NULL)
     return;
   vmi_tx_engine_set_flushing (e, TRUE);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->stop = TRUE;
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
   g_thread_join (e->thread);
   if (e->ref_thread) {
     g_atomic_int_set (&e->ref_stop, 1);
@@ -449,10 +521,10 @@ vmi_tx_engine_stop (VmiTxEngine * e)
     e->ref_thread = NULL;
   }
   g_clear_pointer (&e->ref_rx, vmi_transport_close);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->thread = NULL;
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
 }
 
 void
@@ -463,7 +535,7 @@ vmi_tx_engine_free (VmiTxEngine * e)
   if (e == NULL)
     return;
   vmi_tx_engine_stop (e);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   for (i = 0; i < N_SLOTS; i++)
     if (e->slots[i].state == SLOT_SENDING) {
       /* still referenced by a transport that was not closed: leak the
@@ -473,11 +545,10 @@ vmi_tx_engine_free (VmiTxEngine * e)
       e->slots[i].buf.raster = NULL;
     }
   free_format_locked (e);
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   g_clear_error (&e->error);
   g_free (e->warning);
-  g_mutex_clear (&e->lock);
-  g_cond_clear (&e->cond);
+  engine_lock_clear (e);
   g_free (e);
 }
 
@@ -518,7 +589,7 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
   }
 
   vmi_tx_engine_drain (e);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   wait_idle_locked (e);
   if (e->pkt) {
     /* a format change keeps the stream running, as one sender would */
@@ -529,7 +600,7 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
   free_format_locked (e);
   e->pkt = st2022_packetizer_new (fmt, &cfg);
   if (e->pkt == NULL) {
-    g_mutex_unlock (&e->lock);
+    engine_unlock (e);
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_UNSUPPORTED,
         "could not set up the ST 2022-6 packetizer for %s", fmt->name);
     return FALSE;
@@ -585,7 +656,7 @@ vmi_tx_engine_configure (VmiTxEngine * e, const St2022Format * fmt,
       + 4096;
   e->stats.tau_num = num;
   e->stats.tau_den = den;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   return TRUE;
 }
 
@@ -601,7 +672,7 @@ vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error)
   Slot *slot = NULL;
   guint i;
 
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   for (;;) {
     if (e->error) {
       g_propagate_error (error, e->error);
@@ -617,9 +688,9 @@ vmi_tx_engine_acquire (VmiTxEngine * e, GError ** error)
       slot->state = SLOT_BUILDING;
       break;
     }
-    g_cond_wait (&e->cond, &e->lock);
+    engine_wait (e);
   }
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   return slot ? &slot->buf : NULL;
 }
 
@@ -648,10 +719,10 @@ vmi_tx_engine_release (VmiTxEngine * e, VmiTxBuffer * buf)
   Slot *slot = (Slot *) buf;
 
   slot_drop_lines (slot);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   slot->state = SLOT_FREE;
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
 }
 
 void
@@ -665,19 +736,19 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
   slot->queued_mono = e->member ? vmi_tx_mono_now () : 0;
   vmi_tx_frame_init (&slot->txf, slot->buf.raster, slot->buf.size,
       slot_release, slot);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   if (g_atomic_int_get (&e->flushing)) {
     /* flushed between acquire and submit: never sent */
     slot->state = SLOT_FREE;
-    g_mutex_unlock (&e->lock);
+    engine_unlock (e);
     slot_drop_lines (slot);
-    g_mutex_lock (&e->lock);
+    engine_lock (e);
   } else {
     slot->state = SLOT_QUEUED;
     g_queue_push_tail (&e->queue, slot);
   }
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
   if (e->member)
     vmi_tx_shared_kick (e->member);
 }
@@ -699,14 +770,14 @@ vmi_tx_engine_set_ref (VmiTxEngine * e, guint8 ref)
 void
 vmi_tx_engine_drain (VmiTxEngine * e)
 {
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->draining = TRUE;
-  g_cond_broadcast (&e->cond);
+  engine_broadcast (e);
   while ((e->busy || !g_queue_is_empty (&e->queue)) && RUNNING (e)
       && !g_atomic_int_get (&e->flushing) && e->error == NULL)
-    g_cond_wait (&e->cond, &e->lock);
+    engine_wait (e);
   e->draining = FALSE;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
 }
 
 void
@@ -719,7 +790,7 @@ vmi_tx_engine_set_flushing (VmiTxEngine * e, gboolean flushing)
     g_atomic_int_set (&e->flushing, 0);
     return;
   }
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   g_atomic_int_set (&e->flushing, 1);
   g_atomic_int_inc (&e->flush_gen);
   while ((slot = g_queue_pop_head (&e->queue))) {
@@ -728,8 +799,8 @@ vmi_tx_engine_set_flushing (VmiTxEngine * e, gboolean flushing)
   }
   /* a new stream starts with fresh RTP bookkeeping on the wire side only
    * after the flush; the submit side keeps its own */
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
   for (l = dropped; l; l = l->next) {
     slot_drop_lines (l->data);
     vmi_tx_frame_unref (&((Slot *) l->data)->txf);
@@ -785,9 +856,9 @@ vmi_tx_engine_receive_reference (VmiTxEngine * e, VmiTransport * rx)
 void
 vmi_tx_engine_get_stats (VmiTxEngine * e, VmiTxEngineStats * stats)
 {
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   *stats = e->stats;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   stats->reference_late += g_atomic_int_get (&e->ref_dropped);
 }
 
@@ -801,13 +872,13 @@ stats_changed (VmiTxEngine * e)
 static void
 set_error (VmiTxEngine * e, GError * err)
 {
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   if (e->error == NULL)
     e->error = err;
   else
     g_clear_error (&err);
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
 }
 
 /* The RTP timestamp on the wire never goes backwards (repeats take the
@@ -920,19 +991,19 @@ ring_open_until (VmiTxEngine * e, gint gen, guint64 end)
     RingSlice *rs = &e->slices[e->next_open % RING_SLICES];
     guint off = (guint) (e->next_open % RING_SLICES) * RING_SLICE;
 
-    g_mutex_lock (&e->lock);
+    engine_lock (e);
     while (rs->busy) {
       if (flushed (e, gen) || e->stop) {
-        g_mutex_unlock (&e->lock);
+        engine_unlock (e);
         return FALSE;
       }
       e->slice_waiters++;
-      g_cond_wait_until (&e->cond, &e->lock, g_get_monotonic_time () +
+      engine_wait_until (e, g_get_monotonic_time () +
           SLICE_WAIT_US);
       e->slice_waiters--;
     }
     rs->busy = TRUE;
-    g_mutex_unlock (&e->lock);
+    engine_unlock (e);
     /* a datagram starting in the slice may run past it (into the next one,
      * or the ring's mirror after the last) */
     vmi_tx_frame_init (&rs->txf, e->ring + off, RING_SLICE +
@@ -1057,12 +1128,12 @@ out:
    * comes back through the slices' references */
   ring_close_before (e, G_MAXUINT64);
   slot_drop_lines (slot);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->stats.packets += i;
   e->stats.bytes += bytes;
   if (i == n)
     e->stats.frames++;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   if (rc < 0 && err)
     set_error (e, err);
   return;
@@ -1116,12 +1187,12 @@ send_frame (VmiTxEngine * e, Slot * slot, gint gen)
       bytes += e->pkts[k].header_len + e->pkts[k].payload_len;
   }
 
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->stats.packets += i;
   e->stats.bytes += bytes;
   if (i == n)
     e->stats.frames++;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   stats_changed (e);
   if (rc < 0)
     goto failed;
@@ -1174,7 +1245,7 @@ pa_commit_stats (PaStream * s)
 {
   VmiTxEngine *e = s->e;
 
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   e->stats.packets += s->acc.packets;
   e->stats.bytes += s->acc.bytes;
   e->stats.frames += s->acc.frames;
@@ -1187,7 +1258,7 @@ pa_commit_stats (PaStream * s)
   e->stats.reference_late += s->acc.reference_late;
   e->stats.tau_updates = s->pacer.updates;
   vmi_pacer_get_tau (&s->pacer, &e->stats.tau_num, &e->stats.tau_den);
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   memset (&s->acc, 0, sizeof (s->acc));
   stats_changed (e);
 }
@@ -1338,16 +1409,16 @@ pa_next_frame (PaStream * s)
   /* under the lock a flush cannot come between the check and the pop: the
    * queue then holds only frames submitted after the flush, for the next
    * stream */
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   if (flushed (e, s->gen)) {
-    g_mutex_unlock (&e->lock);
+    engine_unlock (e);
     return FALSE;
   }
   next = g_queue_pop_head (&e->queue);
   if (next)
     next->state = SLOT_SENDING;
   draining = e->draining;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
 
   if (next) {
     if (s->cur)
@@ -1564,7 +1635,7 @@ vmi_tx_engine_thread (gpointer data)
   VmiTxEngine *e = data;
 
   e->spin = vmi_tx_thread_setup (e->cfg.tx_cpu);
-  g_mutex_lock (&e->lock);
+  engine_lock (e);
   while (!e->stop) {
     gint gen = g_atomic_int_get (&e->flush_gen);
     guint queued = g_queue_get_length (&e->queue);
@@ -1572,27 +1643,27 @@ vmi_tx_engine_thread (gpointer data)
 
     if (queued == 0 || (e->pa && queued < e->cfg.prefill_frames
             && !e->draining) || e->error) {
-      g_cond_wait (&e->cond, &e->lock);
+      engine_wait (e);
       continue;
     }
     e->busy = TRUE;
     if (e->pa) {
-      g_mutex_unlock (&e->lock);
+      engine_unlock (e);
       pa_stream (e, gen);
     } else {
       slot = g_queue_pop_head (&e->queue);
       slot->state = SLOT_SENDING;
-      g_mutex_unlock (&e->lock);
+      engine_unlock (e);
       if (!flushed (e, gen))
         send_frame (e, slot, gen);
       slot_drop_lines (slot);
       vmi_tx_frame_unref (&slot->txf);
     }
-    g_mutex_lock (&e->lock);
+    engine_lock (e);
     e->busy = FALSE;
-    g_cond_broadcast (&e->cond);
+    engine_broadcast (e);
   }
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
   return NULL;
 }
 
@@ -1606,17 +1677,17 @@ vmi_tx_engine_shared_next (VmiTxEngine * e, gint64 * start, gint64 * ready,
   Slot *slot;
   gint gen, rc;
 
-  if (!g_mutex_trylock (&e->lock))
+  if (!engine_trylock (e))
     return -1;
   gen = g_atomic_int_get (&e->flush_gen);
   slot = e->error ? NULL : g_queue_pop_head (&e->queue);
   if (slot == NULL) {
-    g_mutex_unlock (&e->lock);
+    engine_unlock (e);
     return 0;
   }
   slot->state = SLOT_SENDING;
   e->busy = TRUE;
-  g_mutex_unlock (&e->lock);
+  engine_unlock (e);
 
   /* never sliced: set_lines() has no ring to take a frame with */
   rc = e->cfg.epoch ? packetize_at (e, slot, slot->k, &err) :
@@ -1667,8 +1738,8 @@ vmi_tx_engine_shared_end (VmiTxEngine * e, gboolean complete, gboolean late,
   Slot *slot = e->sh_slot;
 
   if (wait)
-    g_mutex_lock (&e->lock);
-  else if (!g_mutex_trylock (&e->lock))
+    engine_lock (e);
+  else if (!engine_trylock (e))
     return FALSE;
   e->sh_slot = NULL;
   e->stats.packets += e->stats_pending;
@@ -1686,8 +1757,8 @@ vmi_tx_engine_shared_end (VmiTxEngine * e, gboolean complete, gboolean late,
    * take it): the raster is free unless a transport still reads it */
   if (slot && g_atomic_int_dec_and_test (&slot->txf.refs))
     slot->state = SLOT_FREE;
-  g_cond_broadcast (&e->cond);
-  g_mutex_unlock (&e->lock);
+  engine_broadcast (e);
+  engine_unlock (e);
   stats_changed (e);
   return TRUE;
 }
