@@ -429,12 +429,11 @@ static inline guint32
 clmul_reduce (guint64 q)
 {
   guint64 v = q << 1;
-  guint32 crc = 0;
+  /* from state 0: four independent lookups, no chain (once per row, both
+   * channels: the chain of four cost about 1.5 % of a legal row) */
+  guint32 crc = ST2022_CRC_4WORDS (0, v & 0x3ff, (v >> 10) & 0x3ff,
+      (v >> 20) & 0x3ff, (v >> 30) & 0x3ff);
 
-  crc = ST2022_CRC_WORD (crc, v & 0x3ff);
-  crc = ST2022_CRC_WORD (crc, (v >> 10) & 0x3ff);
-  crc = ST2022_CRC_WORD (crc, (v >> 20) & 0x3ff);
-  crc = ST2022_CRC_WORD (crc, (v >> 30) & 0x3ff);
   return crc ^ (guint32) ((q >> 39) & 0x3ffff);
 }
 
@@ -587,11 +586,10 @@ static inline guint32
 clmul60_reduce (guint64 lo, guint64 hi)
 {
   guint64 v = lo << 1;
-  guint32 crc = 0;
-  guint i;
+  guint32 crc = ST2022_CRC_4WORDS (0, v & 0x3ff, (v >> 10) & 0x3ff,
+      (v >> 20) & 0x3ff, (v >> 30) & 0x3ff);
 
-  for (i = 0; i < 60; i += 10)
-    crc = ST2022_CRC_WORD (crc, (v >> i) & 0x3ff);
+  crc = ST2022_CRC_2WORDS (crc, (v >> 40) & 0x3ff, (v >> 50) & 0x3ff);
   return crc ^ (guint32) (((lo >> 59) | (hi << 5)) & 0x3ffff);
 }
 
