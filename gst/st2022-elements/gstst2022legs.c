@@ -446,10 +446,15 @@ struct _GstSt2022SrcLegs
   /* while the secondary has no transport, a thread of its own
    * (st2022src-path2) opens it every LEGS_RETRY_US (an open maps a packet
    * ring of tens of MB: not on the receive thread, which the primary's
-   * datagrams must not wait for) */
-  VmiTransportReopen *reopen;
+   * datagrams must not wait for); the primary's (st2022src-path1) the
+   * same while the secondary carries the stream alone */
+  VmiTransportReopen *reopen[2];
+  /* the primary failed while the secondary carries the stream: the element
+   * lets its transport go, and takes the one opened again
+   * (gst_st2022_src_legs_primary()) */
+  gboolean primary_lost;
   GstSt2022Transport kind;
-  VmiTransportConfig cfg2;      /* strings our own */
+  VmiTransportConfig cfg[2];    /* strings our own */
   St2022StreamLock *lock[2];    /* the primary's is the element's */
   St2022Depacketizer *depay;
   St2022Seamless *merge;
@@ -523,98 +528,114 @@ legs_report_port (GstElement * src, VmiTransport * t2, guint16 asked,
   return TRUE;
 }
 
-/* The second path's settings as the element has them now: an IS-05
- * activation may have moved it since start (address, port, source) */
+/* the properties that say where path @p receives (IS-05 sets them) */
+static const gchar *const path_props[2][3] = {
+  {"address", "port", "source-address"},
+  {"secondary-address", "secondary-port", "secondary-source-address"},
+};
+
+/* Path @p's settings as the element has them now: an IS-05 activation
+ * may have moved it since start (address, port, source) */
 static void
-legs_refresh_cfg2 (GstSt2022SrcLegs * l)
+legs_refresh_cfg (GstSt2022SrcLegs * l, guint p)
 {
-  VmiTransportConfig cfg = l->cfg2;
+  VmiTransportConfig cfg = l->cfg[p];
   gchar *address = NULL, *source = NULL;
   gint port = -1;
 
-  g_object_get (l->element, "secondary-address", &address,
-      "secondary-port", &port, "secondary-source-address", &source, NULL);
+  g_object_get (l->element, path_props[p][0], &address, path_props[p][1],
+      &port, path_props[p][2], &source, NULL);
   if (address && *address)
     cfg.address = address;
   if (port > 0)
     cfg.port = port;
   cfg.source_address = source;
-  if (g_strcmp0 (cfg.address, l->cfg2.address) != 0
-      || cfg.port != l->cfg2.port
-      || g_strcmp0 (cfg.source_address, l->cfg2.source_address) != 0) {
-    GST_INFO_OBJECT (l->element, "second path now %s:%u", cfg.address,
-        cfg.port);
+  if (g_strcmp0 (cfg.address, l->cfg[p].address) != 0
+      || cfg.port != l->cfg[p].port
+      || g_strcmp0 (cfg.source_address, l->cfg[p].source_address) != 0) {
+    GST_INFO_OBJECT (l->element, "%s path now %s:%u", path_names[p],
+        cfg.address, cfg.port);
     vmi_transport_config_own_strings (&cfg);
-    gst_st2022_transport_config_clear (&l->cfg2);
-    l->cfg2 = cfg;
-    vmi_transport_reopen_set_config (l->reopen, &l->cfg2);
+    gst_st2022_transport_config_clear (&l->cfg[p]);
+    l->cfg[p] = cfg;
+    vmi_transport_reopen_set_config (l->reopen[p], &l->cfg[p]);
   }
   g_free (address);
   g_free (source);
 }
 
-/* Receive thread (or start): the second path has no transport (its
- * interface is missing or down, or went away): it is down, and opened
- * again from time to time */
+/* Receive thread (or start): path @p has no transport (its interface is
+ * missing or down, or went away): it is down, and opened again from time
+ * to time; @dead (the secondary's, or the primary's the element let go)
+ * is closed on the opener's thread */
 static void
-legs_lost_secondary (GstSt2022SrcLegs * l, const gchar * why)
+legs_lost (GstSt2022SrcLegs * l, guint p, VmiTransport * dead,
+    const gchar * why)
 {
-  VmiTransport *dead;
-
   g_mutex_lock (&l->t_lock);
-  dead = l->t[1];
-  l->t[1] = NULL;
+  l->t[p] = NULL;
   g_mutex_unlock (&l->t_lock);
-  l->n[1] = 0;
-  l->drained[1] = TRUE;
-  l->dropped_told[1] = 0;
-  legs_refresh_cfg2 (l);
-  /* closed on the opener's thread too */
-  vmi_transport_reopen_start (l->reopen, dead);
-  GST_INFO_OBJECT (l->element, "secondary path has no link: %s", why);
-  if (!l->down[1]) {
-    l->down[1] = TRUE;
-    legs_post_path (l->element, 1, FALSE, why);
+  l->n[p] = 0;
+  l->drained[p] = TRUE;
+  l->dropped_told[p] = 0;
+  legs_refresh_cfg (l, p);
+  vmi_transport_reopen_start (l->reopen[p], dead);
+  GST_INFO_OBJECT (l->element, "%s path has no link: %s", path_names[p], why);
+  if (!l->down[p]) {
+    l->down[p] = TRUE;
+    legs_post_path (l->element, p, FALSE, why);
   }
 }
 
-/* Receive thread: takes the second path's transport once the opener has
- * it; the path is up again when its first datagram of the stream arrives
+static void
+legs_lost_secondary (GstSt2022SrcLegs * l, const gchar * why)
+{
+  legs_lost (l, 1, l->t[1], why);
+}
+
+/* Receive thread: takes path @p's transport once the opener has it; the
+ * path is up again when its first datagram of the stream arrives
  * (dispatch) */
 static void
-legs_take_opened (GstSt2022SrcLegs * l)
+legs_take_opened (GstSt2022SrcLegs * l, guint p)
 {
-  VmiTransport *t2 = vmi_transport_reopen_take (l->reopen);
+  VmiTransport *t = vmi_transport_reopen_take (l->reopen[p]);
   const gchar *warning;
 
-  if (G_LIKELY (t2 == NULL))
+  if (G_LIKELY (t == NULL))
     return;
-  if (!legs_report_port (l->element, t2, l->cfg2.port, FALSE)) {
-    vmi_transport_close (t2);
+  if (p == 1 && !legs_report_port (l->element, t, l->cfg[1].port, FALSE)) {
+    vmi_transport_close (t);
     legs_lost_secondary (l, "no ephemeral port");
     return;
   }
-  warning = vmi_transport_get_warning (t2);
+  warning = vmi_transport_get_warning (t);
   if (warning)
     GST_ELEMENT_WARNING (l->element, RESOURCE, SETTINGS, ("%s", warning),
-        ("second path"));
-  GST_INFO_OBJECT (l->element, "secondary path opened on %s:%u",
-      l->cfg2.address, l->cfg2.port);
-  l->drained[1] = FALSE;
+        ("%s path", path_names[p]));
+  GST_INFO_OBJECT (l->element, "%s path opened on %s:%u", path_names[p],
+      l->cfg[p].address, l->cfg[p].port);
+  l->drained[p] = FALSE;
+  l->dropped_told[p] = 0;
   g_mutex_lock (&l->t_lock);
-  l->t[1] = t2;
+  l->t[p] = t;
   g_mutex_unlock (&l->t_lock);
+  /* the element takes it as its own (gst_st2022_src_legs_primary()) */
+  if (p == 0)
+    l->primary_lost = FALSE;
 }
 
 GstSt2022SrcLegs *
 gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
-    const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary,
+    const VmiTransportConfig * cfg1, const VmiTransportConfig * cfg2,
+    guint window_ms, VmiTransport * primary,
     St2022StreamLock * primary_lock, St2022Depacketizer * depay,
     guint confirm, gint payload_type, gboolean filter_ssrc, guint32 ssrc)
 {
   GstSt2022SrcLegs *l;
   VmiTransport *t2;
   GError *link_err = NULL;
+  guint i;
 
   if (!legs_check_iface (src, kind, cfg2))
     return NULL;
@@ -634,10 +655,14 @@ gst_st2022_src_legs_new (GstElement * src, GstSt2022Transport kind,
   l->t[1] = t2;
   g_mutex_init (&l->t_lock);
   l->kind = kind;
-  l->cfg2 = *cfg2;
-  gst_st2022_transport_config_own_strings (&l->cfg2);
-  l->reopen = vmi_transport_reopen_new (vmi_transport_lookup
-      ((VmiTransportKind) kind), &l->cfg2, LEGS_RETRY_US, "st2022src-path2");
+  l->cfg[0] = *cfg1;
+  l->cfg[1] = *cfg2;
+  for (i = 0; i < 2; i++) {
+    gst_st2022_transport_config_own_strings (&l->cfg[i]);
+    l->reopen[i] = vmi_transport_reopen_new (vmi_transport_lookup
+        ((VmiTransportKind) kind), &l->cfg[i], LEGS_RETRY_US,
+        i ? "st2022src-path2" : "st2022src-path1");
+  }
   l->lock[0] = primary_lock;
   l->lock[1] = st2022_stream_lock_new (confirm);
   st2022_stream_lock_set_filter (l->lock[1], payload_type, filter_ssrc, ssrc);
@@ -664,7 +689,8 @@ gst_st2022_src_legs_stop (GstSt2022SrcLegs * l)
   if (l->merge == NULL)
     return;
   l->stopped = TRUE;
-  g_clear_pointer (&l->reopen, vmi_transport_reopen_free);
+  g_clear_pointer (&l->reopen[0], vmi_transport_reopen_free);
+  g_clear_pointer (&l->reopen[1], vmi_transport_reopen_free);
   st2022_seamless_flush (l->merge);
   gst_st2022_src_legs_update_stats (l);
   g_clear_pointer (&l->merge, st2022_seamless_free);
@@ -683,20 +709,29 @@ gst_st2022_src_legs_free (GstSt2022SrcLegs * l)
   if (l == NULL)
     return;
   gst_st2022_src_legs_stop (l);
-  gst_st2022_transport_config_clear (&l->cfg2);
+  gst_st2022_transport_config_clear (&l->cfg[0]);
+  gst_st2022_transport_config_clear (&l->cfg[1]);
   g_mutex_clear (&l->t_lock);
   g_free (l);
 }
 
-/* A receive error on the second path (its interface went away or down)
- * takes that path down, not the element: TRUE (the error cleared) then */
+/* A receive error on one path (its interface went away or down) while the
+ * other has its transport takes that path down, not the element: TRUE
+ * (the error cleared) then.  The primary's transport is the element's: it
+ * lets it go when it sees gst_st2022_src_legs_primary() change. */
 static gboolean
 legs_recv_failed (GstSt2022SrcLegs * l, guint p, GError ** error)
 {
-  if (p == 0)
+  const gchar *why = error && *error ? (*error)->message : "receive failed";
+
+  if (l->t[1 - p] == NULL)
     return FALSE;
-  legs_lost_secondary (l, error && *error ? (*error)->message :
-      "receive failed");
+  if (p == 0) {
+    l->primary_lost = TRUE;
+    legs_lost (l, 0, NULL, why);
+  } else {
+    legs_lost_secondary (l, why);
+  }
   g_clear_error (error);
   return TRUE;
 }
@@ -714,8 +749,10 @@ gst_st2022_src_legs_recv (GstSt2022SrcLegs * l, gint64 timeout_us,
   guint i, w;
   gint64 wait;
 
+  if (G_UNLIKELY (l->t[0] == NULL && l->primary_lost))
+    legs_take_opened (l, 0);
   if (l->t[1] == NULL)
-    legs_take_opened (l);
+    legs_take_opened (l, 1);
   for (i = 0; i < 2; i++) {
     l->n[i] = 0;
     if (l->drained[i] || l->t[i] == NULL)
@@ -735,7 +772,11 @@ gst_st2022_src_legs_recv (GstSt2022SrcLegs * l, gint64 timeout_us,
   }
   /* both came back short: wait on the one that carried the stream last,
    * in short slices while the other may have something too */
-  w = l->t[1] ? l->wait_leg : 0;
+  w = l->t[l->wait_leg] ? l->wait_leg : 1 - l->wait_leg;
+  if (G_UNLIKELY (l->t[w] == NULL)) {
+    g_usleep (MIN (timeout_us, LEGS_SLICE_US));
+    return 0;
+  }
   wait = st2022_seamless_path_live (l->merge, 1 - w) ?
       MIN (timeout_us, LEGS_SLICE_US) : timeout_us;
   l->n[w] = vmi_transport_recv_burst (l->t[w], l->rx[w], LEGS_BURST, wait,
@@ -880,9 +921,12 @@ gst_st2022_src_legs_dispatch (GstSt2022SrcLegs * l, guint64 now,
 void
 gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l)
 {
-  /* the primary is the element's: it wakes it itself */
+  /* the element wakes its primary too; this one may be a primary opened
+   * again that the element has not taken yet (a second wakeup costs one
+   * empty return) */
   if (l) {
     g_mutex_lock (&l->t_lock);
+    vmi_transport_wakeup (l->t[0]);
     vmi_transport_wakeup (l->t[1]);
     g_mutex_unlock (&l->t_lock);
   }
@@ -891,7 +935,11 @@ gst_st2022_src_legs_wakeup (GstSt2022SrcLegs * l)
 void
 gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 {
+  vmi_transport_reopen_cancel (l->reopen[0]);
+  l->primary_lost = FALSE;
+  g_mutex_lock (&l->t_lock);
   l->t[0] = t;
+  g_mutex_unlock (&l->t_lock);
   l->dropped_told[0] = 0;
   l->n[0] = 0;
   l->drained[0] = FALSE;
@@ -901,7 +949,7 @@ gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t)
 void
 gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
 {
-  vmi_transport_reopen_cancel (l->reopen);
+  vmi_transport_reopen_cancel (l->reopen[1]);
   g_mutex_lock (&l->t_lock);
   vmi_transport_close (l->t[1]);
   l->t[1] = t;
@@ -911,6 +959,24 @@ gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l, VmiTransport * t)
   l->drained[1] = FALSE;
   l->last_mono[1] = g_get_monotonic_time ();
   gst_st2022_src_legs_reset (l);
+}
+
+VmiTransport *
+gst_st2022_src_legs_primary (GstSt2022SrcLegs * l)
+{
+  return l->t[0];
+}
+
+gboolean
+gst_st2022_src_legs_primary_lost (GstSt2022SrcLegs * l)
+{
+  return l && l->primary_lost;
+}
+
+void
+gst_st2022_src_legs_release_primary (GstSt2022SrcLegs * l, VmiTransport * t)
+{
+  vmi_transport_reopen_start (l->reopen[0], t);
 }
 
 void

@@ -96,11 +96,11 @@ typedef struct _GstSt2022SrcLegs GstSt2022SrcLegs;
 
 /* Opens the secondary path (@cfg2 from gst_st2022_legs_config(); port 0
  * binds an ephemeral one and sets `secondary-port` to it) and sets up the
- * merge in front of @depay; @primary and @primary_lock stay the element's.
- * NULL after a GST_ELEMENT_ERROR. */
+ * merge in front of @depay; @primary (opened from @cfg1) and @primary_lock
+ * stay the element's.  NULL after a GST_ELEMENT_ERROR. */
 GstSt2022SrcLegs *gst_st2022_src_legs_new (GstElement * src,
-    GstSt2022Transport kind, const VmiTransportConfig * cfg2,
-    guint window_ms, VmiTransport * primary, St2022StreamLock * primary_lock,
+    GstSt2022Transport kind, const VmiTransportConfig * cfg1,
+    const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary, St2022StreamLock * primary_lock,
     St2022Depacketizer * depay, guint confirm, gint payload_type,
     gboolean filter_ssrc, guint32 ssrc);
 /* Receive thread joined: accounts everything the merge tracks (nothing
@@ -125,6 +125,17 @@ void gst_st2022_src_legs_set_primary (GstSt2022SrcLegs * l, VmiTransport * t);
  * retarget of the second leg; the old one is closed): both paths start
  * over */
 void gst_st2022_src_legs_set_secondary (GstSt2022SrcLegs * l,
+    VmiTransport * t);
+/* Receive thread: the primary's transport as the legs use it.  NULL while
+ * it is lost (a receive error while the secondary carried the stream: the
+ * element then lets its transport go with release_primary()), the one
+ * opened again once it is back.  The element follows it. */
+VmiTransport *gst_st2022_src_legs_primary (GstSt2022SrcLegs * l);
+/* TRUE while the primary is lost and opened again (NULL-safe) */
+gboolean gst_st2022_src_legs_primary_lost (GstSt2022SrcLegs * l);
+/* Receive thread: the element no longer holds @t, the lost primary's
+ * transport: closed on the opener's thread */
+void gst_st2022_src_legs_release_primary (GstSt2022SrcLegs * l,
     VmiTransport * t);
 /* Interrupts the second path's wait in recv() (any thread; the element
  * wakes its primary itself) */

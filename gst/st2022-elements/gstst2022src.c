@@ -704,7 +704,7 @@ gst_st2022_src_start (GstBaseSrc * bsrc)
   g_clear_pointer (&self->legs, gst_st2022_src_legs_free);
   if (two_paths) {
     self->legs = gst_st2022_src_legs_new (GST_ELEMENT (self), transport,
-        &cfg2, window, self->t, self->lock_gate, self->depay, confirm,
+        &cfg, &cfg2, window, self->t, self->lock_gate, self->depay, confirm,
         pt ? (gint) pt : -1, ssrc != G_MAXUINT, ssrc);
     if (self->legs == NULL) {
       g_free (engine);

@@ -234,6 +234,23 @@ rx_prefetch_ahead (void)
   return ahead;
 }
 
+/* Receive thread, ST 2022-7: the primary was lost while the secondary
+ * carried the stream (the legs open it again), or is back: the element's
+ * transport follows, under @lock (unlock() wakes it), and a lost one is
+ * closed on the legs' opener thread */
+static void
+gst_st2022_src_follow_primary (GstSt2022Src * self)
+{
+  VmiTransport *old;
+
+  g_mutex_lock (&self->lock);
+  old = self->t;
+  self->t = gst_st2022_src_legs_primary (self->legs);
+  g_mutex_unlock (&self->lock);
+  if (old)
+    gst_st2022_src_legs_release_primary (self->legs, old);
+}
+
 /* One burst of @n datagrams of @t (@n = 0: none came within
  * RX_TIMEOUT_US), on the receive thread or the shared engine's */
 static void
@@ -372,7 +389,7 @@ gst_st2022_src_rx_thread (gpointer data)
     if (g_atomic_int_get (&self->swap_pending)
         && gst_st2022_src_take_swap (self))
       continue;
-    if (self->t == NULL) {
+    if (self->t == NULL && !gst_st2022_src_legs_primary_lost (self->legs)) {
       /* IS-05 disabled the receiver: nothing to receive, time still runs */
       g_cond_wait_until (&self->cond, &self->lock,
           g_get_monotonic_time () + RX_TIMEOUT_US);
@@ -387,6 +404,11 @@ gst_st2022_src_rx_thread (gpointer data)
     else
       n = vmi_transport_recv_burst (self->t, self->rx, RX_BURST,
           RX_TIMEOUT_US, &err);
+    /* first: a primary taken again is the element's even when the round
+     * then failed */
+    if (G_UNLIKELY (self->legs
+            && gst_st2022_src_legs_primary (self->legs) != self->t))
+      gst_st2022_src_follow_primary (self);
     if (n < 0)
       goto receive_failed;
     gst_st2022_src_rx_process (self, self->t, self->rx, n);

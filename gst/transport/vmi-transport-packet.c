@@ -869,6 +869,21 @@ rx_take (VmiTransportPacket * p, VmiRxSlot * slots, guint n)
   return got;
 }
 
+/* Clears the socket's pending error; TRUE when the interface is there and
+ * up again (the error told of a down that has passed) */
+static gboolean
+rx_error_passed (VmiTransportPacket * p)
+{
+  struct ifreq ifr;
+  int err = 0;
+  socklen_t len = sizeof (err);
+
+  getsockopt (p->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  memset (&ifr, 0, sizeof (ifr));
+  return if_indextoname (p->ifindex, ifr.ifr_name) != NULL
+      && ioctl (p->fd, SIOCGIFFLAGS, &ifr) == 0 && (ifr.ifr_flags & IFF_UP);
+}
+
 static gint
 vmi_transport_packet_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
     gint64 timeout_us, GError ** error)
@@ -912,7 +927,11 @@ vmi_transport_packet_recv_burst (VmiTransport * t, VmiRxSlot * slots, guint n,
       }
       return 0;
     }
-    if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL))
+    if (pfd[0].revents & (POLLHUP | POLLNVAL))
+      goto iface_gone;
+    /* ENETDOWN the kernel left when the interface went down: gone only
+     * while it still is (up again, the ring receives as before) */
+    if ((pfd[0].revents & POLLERR) && !rx_error_passed (p))
       goto iface_gone;
   }
 

@@ -22,7 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static gchar ns_s[32], ns_r[32], ifs[4][16], late_if[16], tx_late_if[16];
+static gchar ns_s[32], ns_r[32], ifs[4][16], late_if[16], tx_late_if[16],
+    cut_if[16];
 static int ns_orig = -1;
 
 /* two namespaces joined by two veth pairs: a (sender) - b (receiver) the
@@ -42,6 +43,7 @@ setup (void)
     g_snprintf (ifs[i], sizeof (ifs[i]), "vmi7%c%d", 'a' + i, pid);
   g_snprintf (late_if, sizeof (late_if), "vmi7e%d", pid);
   g_snprintf (tx_late_if, sizeof (tx_late_if), "vmi7f%d", pid);
+  g_snprintf (cut_if, sizeof (cut_if), "vmi7g%d", pid);
   net_sh ("ip netns del %s", ns_s);
   net_sh ("ip netns del %s", ns_r);
   ok = net_sh ("ip netns add %s", ns_s) && net_sh ("ip netns add %s", ns_r);
@@ -87,7 +89,7 @@ leave (void)
 
 /* Waits for an st2022-stats of the receiver's (every stats-interval; the
  * receive thread goes on after EOS) counting @primary datagrams on the
- * primary and at least @secondary on the secondary */
+ * primary (G_MAXUINT64: any) and at least @secondary on the secondary */
 static void
 wait_paths (GstElement * pipeline, guint64 primary, guint64 secondary)
 {
@@ -108,7 +110,8 @@ wait_paths (GstElement * pipeline, guint64 primary, guint64 secondary)
     if (gst_structure_has_name (st, "st2022-stats")
         && gst_structure_get_uint64 (st, "packets-primary", &v[0])
         && gst_structure_get_uint64 (st, "packets-secondary", &v[1])
-        && v[0] == primary && v[1] >= secondary) {
+        && (primary == G_MAXUINT64 || v[0] == primary)
+        && v[1] >= secondary) {
       gst_message_unref (msg);
       break;
     }
@@ -260,8 +263,8 @@ check_frame (GstAppSink * sink, gpointer user_data)
 }
 
 static gboolean pop_until (GstElement * pipeline, const gchar * stop,
-    const gchar * iface, guint * downs, guint * ups, guint * warnings,
-    GstStructure ** stats);
+    const gchar * path, const gchar * iface, guint * downs, guint * ups,
+    guint * warnings, GstStructure ** stats);
 
 /* Once the receiver has had @frames frames, creates the interface @iface
  * of namespace @ns with @add (when @missing) or brings it up */
@@ -288,16 +291,20 @@ static gboolean
 late_pop_until (GstElement * pipeline, const gchar * stop, guint * downs,
     guint * ups, guint * warnings)
 {
-  return pop_until (pipeline, stop, late_if, downs, ups, warnings, NULL);
+  return pop_until (pipeline, stop, "secondary", late_if, downs, ups,
+      warnings, NULL);
 }
 
-/* late_pop_until() for the element whose secondary interface is @iface;
- * @stats (optional) gets the last st2022-stats of the element named
- * "sink" */
+/* late_pop_until() for the element whose @path ("primary", "secondary")
+ * interface is @iface; @stats (optional) gets the last st2022-stats of the
+ * element named "sink" */
 static gboolean
-pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
-    guint * downs, guint * ups, guint * warnings, GstStructure ** stats)
+pop_until (GstElement * pipeline, const gchar * stop, const gchar * path,
+    const gchar * iface, guint * downs, guint * ups, guint * warnings,
+    GstStructure ** stats)
 {
+  gchar *down_text = g_strdup_printf ("the %s path is down", path);
+
   GstBus *bus = gst_element_get_bus (pipeline);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
@@ -309,6 +316,7 @@ pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
 
     if (msg == NULL) {
       gst_object_unref (bus);
+      g_free (down_text);
       return FALSE;
     }
     st = gst_message_get_structure (msg);
@@ -324,7 +332,7 @@ pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
         GError *err = NULL;
 
         gst_message_parse_warning (msg, &err, NULL);
-        if (strstr (err->message, "the secondary path is down")) {
+        if (strstr (err->message, down_text)) {
           fail_unless (strstr (err->message, iface) != NULL,
               "the warning does not name %s: %s", iface, err->message);
           (*warnings)++;
@@ -337,7 +345,7 @@ pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
           const gchar *state = gst_structure_get_string (st, "state");
 
           fail_unless_equals_string (gst_structure_get_string (st, "path"),
-              "secondary");
+              path);
           if (g_strcmp0 (state, "down") == 0)
             (*downs)++;
           else
@@ -362,6 +370,7 @@ pop_until (GstElement * pipeline, const gchar * stop, const gchar * iface,
       break;
   }
   gst_object_unref (bus);
+  g_free (down_text);
   return TRUE;
 }
 
@@ -718,7 +727,7 @@ sink_secondary_late (gboolean missing)
   fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE, "st2022sink did not start");
   leave ();
-  fail_unless (pop_until (tx, "down", tx_late_if, &downs, &ups, &warnings,
+  fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs, &ups, &warnings,
           NULL), "no st2022-path secondary:down from the sink");
   fail_unless (gst_video_info_from_caps (&info, caps));
   net_push_pictures (appsrc, &info, f, pics, NP, N);
@@ -727,15 +736,15 @@ sink_secondary_late (gboolean missing)
   late_bring (&fc, UP_AT, missing, tx_late_iface_add, ns_s, tx_late_if);
 
   /* the sink opens it and sends on it, to the end */
-  fail_unless (pop_until (tx, "up", tx_late_if, &downs, &ups, &warnings,
+  fail_unless (pop_until (tx, "up", "secondary", tx_late_if, &downs, &ups, &warnings,
           NULL), "no st2022-path secondary:up from the sink");
-  fail_unless (pop_until (tx, NULL, tx_late_if, &downs, &ups, &warnings,
+  fail_unless (pop_until (tx, NULL, "secondary", tx_late_if, &downs, &ups, &warnings,
           &sst), "no EOS from the sender");
   fail_unless (sst != NULL);
   nsec = net_stat (sst, "packets-secondary");
   /* the receiver's EOS (none when the machine dropped a frame: judged
    * below), then everything both paths brought counted */
-  if (pop_until (r.pipeline, NULL, "", &rdowns, &rups, &rwarnings, NULL))
+  if (pop_until (r.pipeline, NULL, "secondary", "", &rdowns, &rups, &rwarnings, NULL))
     wait_paths (r.pipeline, total, nsec);
   else
     judged = FALSE;
@@ -851,6 +860,184 @@ GST_START_TEST (test_secondary_missing_at_start)
 
 GST_END_TEST;
 
+/* --- the receiver's primary cut while the secondary carries ------------- */
+
+/* The receiver's primary interface is a macvlan (vmi7g<pid>) on its end of
+ * the primary veth pair, so taking it down or away cuts the receiver off
+ * the primary network while the sender's primary stays up. */
+#define CUT_MAC "02:70:00:00:00:07"
+#define CUT_IP "10.84.0.2"
+
+static gboolean
+cut_iface_add (gboolean up)
+{
+  return net_sh ("ip -n %s link add %s link %s address " CUT_MAC
+      " type macvlan mode bridge", ns_r, cut_if, ifs[1])
+      && net_sh ("ip -n %s addr add " CUT_IP "/24 dev %s", ns_r, cut_if)
+      && (!up || net_sh ("ip -n %s link set %s up", ns_r, cut_if));
+}
+
+/* FALSE: the machine dropped datagrams or frames: run again */
+static gboolean
+primary_cut (gboolean removed)
+{
+  const RefFormat *f = &ref_525i;
+  /* 2 s of 525i59.94; the primary is cut after 10 frames and comes back
+   * after 25 */
+  const guint N = 60, NP = 4, CUT_AT = 10, BACK_AT = 25;
+  guint8 **pics = net_make_pictures (f, NP, 31);
+  guint dpf = ref_datagrams (f);
+  guint64 total = (guint64) N * dpf;
+  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
+  GstElement *tx, *appsrc;
+  GstStructure *sst = NULL, *rst;
+  GstVideoInfo info;
+  GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
+  FrameCheck fc;
+  NetReceiver r;
+  guint downs = 0, ups = 0, warnings = 0;
+  gboolean judged;
+  gchar *desc;
+
+  net_sh ("ip -n %s link del %s", ns_r, cut_if);
+  fail_unless (cut_iface_add (TRUE));
+
+  enter (ns_r);
+  desc = g_strdup_printf ("st2022src name=src transport=packet iface=%s "
+      "address=" CUT_IP " port=5004 secondary-iface=%s secondary-address="
+      "10.82.0.2 secondary-port=5006 seamless-window=200 num-buffers=%u "
+      "buffer-size=134217728 stats-interval=20 ! video/x-raw,format=UYVP ! "
+      "queue max-size-time=0 max-size-bytes=0 max-size-buffers=0 ! "
+      "appsink name=sink sync=false", cut_if, ifs[3], N);
+  net_receiver_start (&r, desc);
+  g_free (desc);
+  leave ();
+
+  memset (&fc, 0, sizeof (fc));
+  g_mutex_init (&fc.lock);
+  g_cond_init (&fc.cond);
+  fc.f = f;
+  fc.pics = pics;
+  fc.n_pics = NP;
+  gst_app_sink_set_callbacks (GST_APP_SINK (r.sink), &check_cb, &fc, NULL);
+
+  enter (ns_s);
+  desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink transport=packet iface=%s host=" CUT_IP " port=5004 "
+      "destination-mac=" CUT_MAC " secondary-iface=%s "
+      "secondary-host=10.82.0.2 secondary-port=5006 "
+      "secondary-destination-mac=02:7d:00:00:00:04 stats-interval=0",
+      ifs[0], ifs[2]);
+  tx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (tx != NULL);
+  appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
+  g_object_set (appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  leave ();
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  net_push_pictures (appsrc, &info, f, pics, NP, N);
+
+  /* CUT_AT frames in, the receiver's primary goes down (or away): told,
+   * the merge goes on on the secondary */
+  g_mutex_lock (&fc.lock);
+  while (fc.frames < CUT_AT)
+    fail_unless (g_cond_wait_until (&fc.cond, &fc.lock,
+            g_get_monotonic_time () + 30 * G_USEC_PER_SEC),
+        "%u frames", fc.frames);
+  g_mutex_unlock (&fc.lock);
+  if (removed)
+    fail_unless (net_sh ("ip -n %s link del %s", ns_r, cut_if));
+  else
+    fail_unless (net_sh ("ip -n %s link set %s down", ns_r, cut_if));
+  /* removed: its ring fails (the warning names the interface); down: the
+   * ring stays and goes silent (the warning says how long) */
+  judged = pop_until (r.pipeline, "down", "primary", removed ? cut_if : "",
+      &downs, &ups, &warnings, NULL);
+  /* BACK_AT frames in, it comes back; the element opens it again */
+  if (judged)
+    late_bring (&fc, BACK_AT, removed, cut_iface_add, ns_r, cut_if);
+  judged = judged && pop_until (r.pipeline, "up", "primary", "", &downs,
+      &ups, &warnings, NULL)
+      && pop_until (r.pipeline, NULL, "primary", "", &downs, &ups,
+      &warnings, NULL);
+  sst = net_run_until_eos (tx, "sink", 60);
+  if (judged)
+    wait_paths (r.pipeline, G_MAXUINT64, total);
+  gst_element_set_state (r.pipeline, GST_STATE_NULL);
+  g_object_get (r.src, "stats", &rst, NULL);
+  if (net_stat (rst, "packets-overflow") || net_stat (rst, "overflow-events")
+      || net_stat (rst, "frames-dropped")) {
+    g_print ("primary %s: the machine dropped %" G_GUINT64_FORMAT
+        " datagrams before the receiver read them, or the test's consumer "
+        "a frame (%" G_GUINT64_FORMAT "): run again\n", removed ? "removed" :
+        "down", net_stat (rst, "overflow-events"),
+        net_stat (rst, "frames-dropped"));
+    judged = FALSE;
+    goto done;
+  }
+  fail_unless (judged, "no primary:down and up, or fewer than %u frames: %"
+      GST_PTR_FORMAT, N, rst);
+
+  fail_unless_equals_int (downs, 1);
+  fail_unless_equals_int (ups, 1);
+  fail_unless_equals_int (warnings, 1);
+  fail_unless_equals_uint64 (net_stat (sst, "packets-primary"), total);
+  fail_unless_equals_uint64 (net_stat (sst, "packets-secondary"), total);
+  /* every frame bit-exact, nothing lost: what the primary missed while it
+   * was cut came from the secondary */
+  fail_unless_equals_int (fc.frames, N);
+  fail_unless_equals_int (fc.corrupted, 0);
+  fail_unless_equals_int (fc.differ, 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-secondary"), total);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-lost-secondary"), 0);
+  fail_unless (net_stat (rst, "packets-lost-primary") >= dpf,
+      "%" G_GUINT64_FORMAT " lost on the primary",
+      net_stat (rst, "packets-lost-primary"));
+  fail_unless (net_stat (rst, "packets-primary") > 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-primary") +
+      net_stat (rst, "packets-lost-primary"), total);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-recovered"),
+      net_stat (rst, "packets-lost-primary"));
+  fail_unless_equals_uint64 (net_stat (rst, "packets-late-primary"), 0);
+  fail_unless_equals_uint64 (net_stat (rst, "packets-duplicate"), 0);
+  g_print ("primary %s: %" G_GUINT64_FORMAT " datagrams, %" G_GUINT64_FORMAT
+      " on the primary, %" G_GUINT64_FORMAT " recovered from the "
+      "secondary\n", removed ? "removed" : "down", total,
+      net_stat (rst, "packets-primary"), net_stat (rst, "packets-recovered"));
+
+done:
+  gst_element_set_state (tx, GST_STATE_NULL);
+  gst_object_unref (appsrc);
+  gst_object_unref (tx);
+  gst_caps_unref (caps);
+  if (sst)
+    gst_structure_free (sst);
+  gst_structure_free (rst);
+  net_receiver_clear (&r);
+  g_mutex_clear (&fc.lock);
+  g_cond_clear (&fc.cond);
+  net_free_pictures (pics, NP);
+  net_sh ("ip -n %s link del %s", ns_r, cut_if);
+  return judged;
+}
+
+GST_START_TEST (test_primary_cut_while_secondary_carries)
+{
+  late_runs (primary_cut, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_primary_removed_while_secondary_carries)
+{
+  late_runs (primary_cut, TRUE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_two_interfaces)
 {
   two_paths (FALSE);
@@ -878,6 +1065,7 @@ restore_networks (void)
     net_sh ("ip -n %s link set %s up", i % 2 ? ns_r : ns_s, ifs[i]);
   net_sh ("ip -n %s link del %s", ns_r, late_if);
   net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
+  net_sh ("ip -n %s link del %s", ns_r, cut_if);
 }
 
 static Suite *
@@ -895,6 +1083,8 @@ packet_seamless_suite (void)
   tcase_add_test (tc, test_secondary_missing_at_start);
   tcase_add_test (tc, test_sink_secondary_down_at_start);
   tcase_add_test (tc, test_sink_secondary_missing_at_start);
+  tcase_add_test (tc, test_primary_cut_while_secondary_carries);
+  tcase_add_test (tc, test_primary_removed_while_secondary_carries);
   return s;
 }
 
