@@ -100,9 +100,9 @@ typedef struct _GstSt2022SrcLegs GstSt2022SrcLegs;
  * stay the element's.  NULL after a GST_ELEMENT_ERROR. */
 GstSt2022SrcLegs *gst_st2022_src_legs_new (GstElement * src,
     GstSt2022Transport kind, const VmiTransportConfig * cfg1,
-    const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary, St2022StreamLock * primary_lock,
-    St2022Depacketizer * depay, guint confirm, gint payload_type,
-    gboolean filter_ssrc, guint32 ssrc);
+    const VmiTransportConfig * cfg2, guint window_ms, VmiTransport * primary,
+    St2022StreamLock * primary_lock, St2022Depacketizer * depay,
+    guint confirm, gint payload_type, gboolean filter_ssrc, guint32 ssrc);
 /* Receive thread joined: accounts everything the merge tracks (nothing
  * more goes to the depacketizer), closes the second path; the counters stay
  * for add_stats() until free */

@@ -266,6 +266,46 @@ static gboolean pop_until (GstElement * pipeline, const gchar * stop,
     const gchar * path, const gchar * iface, guint * downs, guint * ups,
     guint * warnings, GstStructure ** stats);
 
+/* The receiver's frames checked as they come (check_frame) */
+static void
+frame_check_start (FrameCheck * c, NetReceiver * r, const RefFormat * f,
+    guint8 ** pics, guint n_pics)
+{
+  static GstAppSinkCallbacks cb = { NULL, NULL, check_frame };
+
+  memset (c, 0, sizeof (*c));
+  g_mutex_init (&c->lock);
+  g_cond_init (&c->cond);
+  c->f = f;
+  c->pics = pics;
+  c->n_pics = n_pics;
+  gst_app_sink_set_callbacks (GST_APP_SINK (r->sink), &cb, c, NULL);
+}
+
+static void
+frame_check_clear (FrameCheck * c)
+{
+  g_mutex_clear (&c->lock);
+  g_cond_clear (&c->cond);
+}
+
+/* "appsrc name=src ! @desc" PLAYING (in the namespace the caller entered),
+ * its appsrc in @appsrc taking @caps (@info) */
+static GstElement *
+sender_start (const gchar * desc, GstCaps * caps, GstElement ** appsrc,
+    GstVideoInfo * info)
+{
+  GstElement *tx = gst_parse_launch (desc, NULL);
+
+  fail_unless (tx != NULL);
+  *appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
+  g_object_set (*appsrc, "caps", caps, NULL);
+  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE, "the sender did not start");
+  fail_unless (gst_video_info_from_caps (info, caps));
+  return tx;
+}
+
 /* Once the receiver has had @frames frames, creates the interface @iface
  * of namespace @ns with @add (when @missing) or brings it up */
 static void
@@ -393,7 +433,6 @@ secondary_late (gboolean missing)
   GstStructure *sst, *rst;
   GstState state;
   GstVideoInfo info;
-  GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
   FrameCheck fc;
   NetReceiver r;
   guint downs = 0, ups = 0, warnings = 0;
@@ -424,13 +463,7 @@ secondary_late (gboolean missing)
   fail_unless (late_pop_until (r.pipeline, "down", &downs, &ups,
           &warnings), "no st2022-path secondary:down");
 
-  memset (&fc, 0, sizeof (fc));
-  g_mutex_init (&fc.lock);
-  g_cond_init (&fc.cond);
-  fc.f = f;
-  fc.pics = pics;
-  fc.n_pics = NP;
-  gst_app_sink_set_callbacks (GST_APP_SINK (r.sink), &check_cb, &fc, NULL);
+  frame_check_start (&fc, &r, f, pics, NP);
 
   /* the sender sends both paths from the start, paced in real time */
   enter (ns_s);
@@ -440,15 +473,9 @@ secondary_late (gboolean missing)
       "secondary-host=" LATE_IP " secondary-port=5006 "
       "secondary-destination-mac=" LATE_MAC " stats-interval=0", ifs[0],
       ifs[2]);
-  tx = gst_parse_launch (desc, NULL);
+  tx = sender_start (desc, caps, &appsrc, &info);
   g_free (desc);
-  fail_unless (tx != NULL);
-  appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
-  g_object_set (appsrc, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
   leave ();
-  fail_unless (gst_video_info_from_caps (&info, caps));
   net_push_pictures (appsrc, &info, f, pics, NP, N);
 
   /* UP_AT frames in, the interface comes (up) */
@@ -509,8 +536,7 @@ done:
   gst_structure_free (sst);
   gst_structure_free (rst);
   net_receiver_clear (&r);
-  g_mutex_clear (&fc.lock);
-  g_cond_clear (&fc.cond);
+  frame_check_clear (&fc);
   net_free_pictures (pics, NP);
   net_sh ("ip -n %s link del %s", ns_r, late_if);
   return judged;
@@ -677,7 +703,6 @@ sink_secondary_late (gboolean missing)
   GstElement *tx, *appsrc;
   GstStructure *sst = NULL, *rst;
   GstVideoInfo info;
-  GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
   FrameCheck fc;
   NetReceiver r;
   Capture cap;
@@ -703,13 +728,7 @@ sink_secondary_late (gboolean missing)
   g_free (desc);
   leave ();
 
-  memset (&fc, 0, sizeof (fc));
-  g_mutex_init (&fc.lock);
-  g_cond_init (&fc.cond);
-  fc.f = f;
-  fc.pics = pics;
-  fc.n_pics = NP;
-  gst_app_sink_set_callbacks (GST_APP_SINK (r.sink), &check_cb, &fc, NULL);
+  frame_check_start (&fc, &r, f, pics, NP);
 
   /* the sender starts on the primary: its secondary is told down */
   enter (ns_s);
@@ -719,17 +738,11 @@ sink_secondary_late (gboolean missing)
       "secondary-host=10.82.0.2 secondary-port=5006 "
       "secondary-destination-mac=02:7d:00:00:00:04 stats-interval=0",
       ifs[0], tx_late_if);
-  tx = gst_parse_launch (desc, NULL);
+  tx = sender_start (desc, caps, &appsrc, &info);
   g_free (desc);
-  fail_unless (tx != NULL);
-  appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
-  g_object_set (appsrc, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE, "st2022sink did not start");
   leave ();
-  fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs, &ups, &warnings,
-          NULL), "no st2022-path secondary:down from the sink");
-  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs, &ups,
+          &warnings, NULL), "no st2022-path secondary:down from the sink");
   net_push_pictures (appsrc, &info, f, pics, NP, N);
 
   /* UP_AT frames in, the interface comes (up) */
@@ -825,8 +838,7 @@ done:
   gst_structure_free (rst);
   net_receiver_clear (&r);
   capture_clear (&cap);
-  g_mutex_clear (&fc.lock);
-  g_cond_clear (&fc.cond);
+  frame_check_clear (&fc);
   net_free_pictures (pics, NP);
   net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
   return judged;
@@ -892,7 +904,6 @@ primary_cut (gboolean removed)
   GstElement *tx, *appsrc;
   GstStructure *sst = NULL, *rst;
   GstVideoInfo info;
-  GstAppSinkCallbacks check_cb = { NULL, NULL, check_frame };
   FrameCheck fc;
   NetReceiver r;
   guint downs = 0, ups = 0, warnings = 0;
@@ -913,13 +924,7 @@ primary_cut (gboolean removed)
   g_free (desc);
   leave ();
 
-  memset (&fc, 0, sizeof (fc));
-  g_mutex_init (&fc.lock);
-  g_cond_init (&fc.cond);
-  fc.f = f;
-  fc.pics = pics;
-  fc.n_pics = NP;
-  gst_app_sink_set_callbacks (GST_APP_SINK (r.sink), &check_cb, &fc, NULL);
+  frame_check_start (&fc, &r, f, pics, NP);
 
   enter (ns_s);
   desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
@@ -928,15 +933,9 @@ primary_cut (gboolean removed)
       "secondary-host=10.82.0.2 secondary-port=5006 "
       "secondary-destination-mac=02:7d:00:00:00:04 stats-interval=0",
       ifs[0], ifs[2]);
-  tx = gst_parse_launch (desc, NULL);
+  tx = sender_start (desc, caps, &appsrc, &info);
   g_free (desc);
-  fail_unless (tx != NULL);
-  appsrc = gst_bin_get_by_name (GST_BIN (tx), "src");
-  g_object_set (appsrc, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
   leave ();
-  fail_unless (gst_video_info_from_caps (&info, caps));
   net_push_pictures (appsrc, &info, f, pics, NP, N);
 
   /* CUT_AT frames in, the receiver's primary goes down (or away): told,
@@ -1017,8 +1016,7 @@ done:
     gst_structure_free (sst);
   gst_structure_free (rst);
   net_receiver_clear (&r);
-  g_mutex_clear (&fc.lock);
-  g_cond_clear (&fc.cond);
+  frame_check_clear (&fc);
   net_free_pictures (pics, NP);
   net_sh ("ip -n %s link del %s", ns_r, cut_if);
   return judged;
