@@ -79,8 +79,20 @@ for i in 0 1; do
 done
 ip addr add 192.0.2.10/24 dev eth0 && ip addr add 198.51.100.10/24 dev eth1
 ip route add default via 192.0.2.1 dev eth0
+# a checkout or build under /tmp (a clone in /tmp/X) stays at its path in
+# the private /tmp: held open across the mount, bound back from the fd
+__vmi_i=20
+for __vmi_d in $VMI_DOC_KEEP; do
+  eval "exec $__vmi_i< \"\$__vmi_d\""; __vmi_i=$((__vmi_i + 1))
+done
 mount -t tmpfs tmpfs /tmp && mkdir -p /run/netns && \
   mount -t tmpfs tmpfs /run/netns
+__vmi_i=20
+for __vmi_d in $VMI_DOC_KEEP; do
+  mkdir -p "$__vmi_d" &&
+    mount --no-canonicalize --bind /proc/self/fd/$__vmi_i "$__vmi_d"
+  eval "exec $__vmi_i<&-"; __vmi_i=$((__vmi_i + 1))
+done
 # DPDK's runtime directory (/var/run/dpdk/PREFIX, a lock per --file-prefix)
 # is the session's own: sessions run side by side, and documents name
 # their prefixes
@@ -391,6 +403,11 @@ def run_session(root, build, name, blocks, base):
         "VMI_DOC_STATE": state, "VMI_DOC_RUN": str(RUN_S),
         "VMI_DOC_STOP": str(STOP_S),
     })
+    # the top directories under /tmp that the session must still see
+    keep = sorted({"/tmp/" + os.path.realpath(d)[5:].split("/")[0]
+                   for d in (where, build, root)
+                   if os.path.realpath(d).startswith("/tmp/")})
+    env["VMI_DOC_KEEP"] = " ".join(keep)
     ns = ["unshare", "--net", "--mount", "--fork"]
     if os.geteuid() != 0:
         ns.append("--map-root-user")
