@@ -686,16 +686,31 @@ capture_clear (Capture * c)
   g_ptr_array_unref (c->got[1]);
 }
 
+/* the sender's secondary interface: down or missing at start, or removed
+ * while sending */
+enum
+{
+  SINK_DOWN_AT_START,
+  SINK_MISSING_AT_START,
+  SINK_GONE_WHILE_SENDING,
+};
+
 /* FALSE: the machine dropped datagrams (in the receiver or the capture),
  * which this test cannot judge: run again */
 static gboolean
-sink_secondary_late (gboolean missing)
+sink_secondary_run (guint mode)
 {
   const RefFormat *f = &ref_525i;
   /* 2 s of 525i59.94 (49,140 datagrams a path); the sender's secondary
-   * interface comes (up) once 10 frames have arrived, and the sink tries
-   * it every 250 ms */
-  const guint N = 60, NP = 4, UP_AT = 10;
+   * interface comes (up) once 10 frames have arrived (removed then, and
+   * back after 25, when gone while sending), and the sink tries it every
+   * 250 ms */
+  const guint N = 60, NP = 4, UP_AT = 10, BACK_AT = 25;
+  const gboolean missing = mode == SINK_MISSING_AT_START;
+  const gboolean gone = mode == SINK_GONE_WHILE_SENDING;
+  const gchar *mode_name[] = { "down", "missing", "gone" };
+  gint64 prev = -1;
+  guint runs = 0, first_idx = 0;
   guint8 **pics = net_make_pictures (f, NP, 29);
   guint dpf = ref_datagrams (f);
   guint64 total = (guint64) N * dpf, nsec, k;
@@ -713,7 +728,7 @@ sink_secondary_late (gboolean missing)
 
   net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
   if (!missing)
-    fail_unless (tx_late_iface_add (FALSE));
+    fail_unless (tx_late_iface_add (gone));
 
   /* the receiver takes both paths from the start */
   enter (ns_r);
@@ -741,23 +756,42 @@ sink_secondary_late (gboolean missing)
   tx = sender_start (desc, caps, &appsrc, &info);
   g_free (desc);
   leave ();
-  fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs, &ups,
-          &warnings, NULL), "no st2022-path secondary:down from the sink");
+  if (!gone)
+    fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs,
+            &ups, &warnings, NULL), "no st2022-path secondary:down from the "
+        "sink");
   net_push_pictures (appsrc, &info, f, pics, NP, N);
 
-  /* UP_AT frames in, the interface comes (up) */
-  late_bring (&fc, UP_AT, missing, tx_late_iface_add, ns_s, tx_late_if);
+  if (gone) {
+    /* UP_AT frames in, the interface goes away: its sends fail (ENXIO,
+     * ENODEV), told; BACK_AT frames in, it is back */
+    g_mutex_lock (&fc.lock);
+    while (fc.frames < UP_AT)
+      fail_unless (g_cond_wait_until (&fc.cond, &fc.lock,
+              g_get_monotonic_time () + 30 * G_USEC_PER_SEC),
+          "%u frames", fc.frames);
+    g_mutex_unlock (&fc.lock);
+    fail_unless (net_sh ("ip -n %s link del %s", ns_s, tx_late_if));
+    fail_unless (pop_until (tx, "down", "secondary", tx_late_if, &downs,
+            &ups, &warnings, NULL), "no st2022-path secondary:down from the "
+        "sink");
+    late_bring (&fc, BACK_AT, TRUE, tx_late_iface_add, ns_s, tx_late_if);
+  } else {
+    /* UP_AT frames in, the interface comes (up) */
+    late_bring (&fc, UP_AT, missing, tx_late_iface_add, ns_s, tx_late_if);
+  }
 
   /* the sink opens it and sends on it, to the end */
-  fail_unless (pop_until (tx, "up", "secondary", tx_late_if, &downs, &ups, &warnings,
-          NULL), "no st2022-path secondary:up from the sink");
-  fail_unless (pop_until (tx, NULL, "secondary", tx_late_if, &downs, &ups, &warnings,
-          &sst), "no EOS from the sender");
+  fail_unless (pop_until (tx, "up", "secondary", tx_late_if, &downs, &ups,
+          &warnings, NULL), "no st2022-path secondary:up from the sink");
+  fail_unless (pop_until (tx, NULL, "secondary", tx_late_if, &downs, &ups,
+          &warnings, &sst), "no EOS from the sender");
   fail_unless (sst != NULL);
   nsec = net_stat (sst, "packets-secondary");
   /* the receiver's EOS (none when the machine dropped a frame: judged
    * below), then everything both paths brought counted */
-  if (pop_until (r.pipeline, NULL, "secondary", "", &rdowns, &rups, &rwarnings, NULL))
+  if (pop_until (r.pipeline, NULL, "secondary", "", &rdowns, &rups,
+          &rwarnings, NULL))
     wait_paths (r.pipeline, total, nsec);
   else
     judged = FALSE;
@@ -769,8 +803,8 @@ sink_secondary_late (gboolean missing)
       || net_stat (rst, "frames-dropped")) {
     g_print ("sink %s: the machine dropped %u datagrams before the capture "
         "and %" G_GUINT64_FORMAT " before the receiver read them (%"
-        G_GUINT64_FORMAT " frames dropped): run again\n", missing ?
-        "missing" : "down", drops, net_stat (rst, "overflow-events"),
+        G_GUINT64_FORMAT " frames dropped): run again\n", mode_name[mode],
+        drops, net_stat (rst, "overflow-events"),
         net_stat (rst, "frames-dropped"));
     judged = FALSE;
     goto done;
@@ -783,12 +817,13 @@ sink_secondary_late (gboolean missing)
   fail_unless_equals_int (ups, 1);
   fail_unless_equals_int (warnings, 1);
   /* the sender: every datagram on the primary; on the secondary every one
-   * from when it opened, the others counted as failed */
+   * from when it opened (again), the others counted as failed */
   fail_unless_equals_uint64 (net_stat (sst, "packets-primary"), total);
   fail_unless_equals_uint64 (net_stat (sst, "packets-failed-primary"), 0);
   fail_unless_equals_uint64 (nsec + net_stat (sst,
           "packets-failed-secondary"), total);
-  fail_unless (net_stat (sst, "packets-failed-secondary") >= UP_AT * dpf,
+  fail_unless (net_stat (sst, "packets-failed-secondary") >= (gone ? dpf :
+          UP_AT * dpf),
       "%" G_GUINT64_FORMAT " failed on the secondary",
       net_stat (sst, "packets-failed-secondary"));
   fail_unless (nsec >= 10 * dpf, "only %" G_GUINT64_FORMAT " datagrams on "
@@ -797,17 +832,34 @@ sink_secondary_late (gboolean missing)
   fail_unless_equals_uint64 (net_stat (sst, "path-reopens-secondary"), 1);
   fail_unless_equals_uint64 (net_stat (sst, "path-failures-primary"), 0);
 
-  /* the wire: the primary carried all of them; the secondary the same
-   * datagrams, byte for byte, from the one it opened with to the last */
+  /* the wire: the primary carried all of them, in sequence; the secondary
+   * the same datagrams, byte for byte, in one run from the one it opened
+   * with to the last (two runs, the first from the first datagram, when
+   * it went away and came back) */
   fail_unless_equals_uint64 (cap.got[0]->len, total);
   fail_unless_equals_uint64 (cap.got[1]->len, nsec);
   for (k = 1; k < total; k++)
     fail_unless_equals_int (dg_seq (cap.got[0]->pdata[k]),
         (guint16) (dg_seq (cap.got[0]->pdata[k - 1]) + 1));
-  for (k = 0; k < nsec; k++)
+  for (k = 0; k < nsec; k++) {
+    guint idx = (guint16) (dg_seq (cap.got[1]->pdata[k]) -
+        dg_seq (cap.got[0]->pdata[0]));
+
+    fail_unless (idx < total && (gint64) idx > prev, "secondary datagram %"
+        G_GUINT64_FORMAT " out of order", k);
     fail_unless (g_bytes_equal (cap.got[1]->pdata[k],
-            cap.got[0]->pdata[total - nsec + k]), "secondary datagram %"
-        G_GUINT64_FORMAT " differs from the primary's", k);
+            cap.got[0]->pdata[idx]), "secondary datagram %" G_GUINT64_FORMAT
+        " differs from the primary's", k);
+    if (k == 0)
+      first_idx = idx;
+    if (k == 0 || idx != prev + 1)
+      runs++;
+    prev = idx;
+  }
+  fail_unless_equals_int (prev, total - 1);
+  fail_unless_equals_int (runs, gone ? 2 : 1);
+  if (gone)
+    fail_unless_equals_int (first_idx, 0);
 
   /* the receiver: every frame bit-exact, nothing lost; the secondary's
    * datagrams merged from when they came */
@@ -826,7 +878,7 @@ sink_secondary_late (gboolean missing)
   fail_unless_equals_uint64 (net_stat (rst, "packets-foreign"), 0);
   g_print ("sink %s: %" G_GUINT64_FORMAT " datagrams, %" G_GUINT64_FORMAT
       " on the secondary (%.1f frames) after %" G_GUINT64_FORMAT " failed\n",
-      missing ? "missing" : "down", total, nsec, (double) nsec / dpf,
+      mode_name[mode], total, nsec, (double) nsec / dpf,
       net_stat (sst, "packets-failed-secondary"));
 
 done:
@@ -843,6 +895,26 @@ done:
   net_sh ("ip -n %s link del %s", ns_s, tx_late_if);
   return judged;
 }
+
+static gboolean
+sink_secondary_late (gboolean missing)
+{
+  return sink_secondary_run (missing ? SINK_MISSING_AT_START :
+      SINK_DOWN_AT_START);
+}
+
+static gboolean
+sink_secondary_gone (gboolean unused)
+{
+  return sink_secondary_run (SINK_GONE_WHILE_SENDING);
+}
+
+GST_START_TEST (test_sink_secondary_gone_while_sending)
+{
+  late_runs (sink_secondary_gone, FALSE);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_sink_secondary_down_at_start)
 {
@@ -894,9 +966,10 @@ static gboolean
 primary_cut (gboolean removed)
 {
   const RefFormat *f = &ref_525i;
-  /* 2 s of 525i59.94; the primary is cut after 10 frames and comes back
-   * after 25 */
-  const guint N = 60, NP = 4, CUT_AT = 10, BACK_AT = 25;
+  /* 3 s of 525i59.94; the primary is cut after 10 frames and comes back
+   * after 25, leaving a second and more for opening it again (a 128 MiB
+   * ring on a loaded machine) */
+  const guint N = 90, NP = 4, CUT_AT = 10, BACK_AT = 25;
   guint8 **pics = net_make_pictures (f, NP, 31);
   guint dpf = ref_datagrams (f);
   guint64 total = (guint64) N * dpf;
@@ -1081,6 +1154,7 @@ packet_seamless_suite (void)
   tcase_add_test (tc, test_secondary_missing_at_start);
   tcase_add_test (tc, test_sink_secondary_down_at_start);
   tcase_add_test (tc, test_sink_secondary_missing_at_start);
+  tcase_add_test (tc, test_sink_secondary_gone_while_sending);
   tcase_add_test (tc, test_primary_cut_while_secondary_carries);
   tcase_add_test (tc, test_primary_removed_while_secondary_carries);
   return s;
