@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+/* no deadline to keep; no previous frame to wait for */
+#define NONE G_MININT64
+
 static inline gboolean
 before (const VmiTxSched * s, guint a, guint b)
 {
@@ -91,8 +94,10 @@ vmi_tx_sched_init (VmiTxSched * s, guint64 batch_ns, guint unpaced_batch)
   memset (s, 0, sizeof (*s));
   s->batch_ns = MAX (batch_ns, 1);
   s->unpaced_batch = MAX (unpaced_batch, 1);
-  for (i = 0; i < VMI_TX_SCHED_MAX_STREAMS; i++)
+  for (i = 0; i < VMI_TX_SCHED_MAX_STREAMS; i++) {
     s->pos[i] = -1;
+    s->streams[i].prev_done = NONE;
+  }
 }
 
 gboolean
@@ -105,6 +110,9 @@ vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
     return FALSE;
   st = &s->streams[id];
   heap_remove (s, id);
+  /* an abandoned frame stops at once: nothing to wait for */
+  if (st->active)
+    st->prev_done = NONE;
   st->active = TRUE;
   st->paced = paced;
   st->frame_late = FALSE;
@@ -116,8 +124,10 @@ vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
   st->batch = paced ? (guint) MAX (1, (guint64) n * s->batch_ns / period) :
       s->unpaced_batch;
   st->late_ns = (gint64) (period / VMI_TX_SCHED_LATE_DIV);
-  st->ready = ready;
-  if (ready - start > st->late_ns)
+  st->waited = st->prev_done != NONE && ready <= st->prev_done;
+  st->floor = MAX (ready, st->prev_done);
+  st->run_kept = NONE;
+  if (st->floor - start > st->late_ns)
     st->stats.frames_behind++;
   st->due = run_due (st);
   heap_set (s, s->n_heap++, id);
@@ -128,10 +138,11 @@ vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
 void
 vmi_tx_sched_cancel (VmiTxSched * s, guint id)
 {
-  if (id >= VMI_TX_SCHED_MAX_STREAMS)
+  if (id >= VMI_TX_SCHED_MAX_STREAMS || !s->streams[id].active)
     return;
   heap_remove (s, id);
   s->streams[id].active = FALSE;
+  s->streams[id].prev_done = NONE;
 }
 
 gboolean
@@ -161,13 +172,21 @@ vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent, gint64 now)
   if (sent == 0)
     return FALSE;
   /* a deadline is kept by a run's first datagram; the rest of a short
-   * run is due at once and was accounted with it. A run due before its
-   * frame came catches up: not the schedule's lateness. */
-  if ((st->paced || st->next == 0) && st->due >= st->ready) {
-    gint64 late = now - st->due;
-    gboolean first = st->next % st->batch == 0;
+   * run is due at once and was accounted with it */
+  if (st->next % st->batch == 0) {
+    st->run_kept = NONE;
+    if (!st->paced && st->next > 0) {
+      /* the rest of an unpaced frame: at once */
+    } else if (st->due >= st->floor) {
+      st->run_kept = st->due;
+    } else if (st->next == 0 && st->waited) {
+      /* the thread had it when the previous frame was done */
+      st->run_kept = st->floor;
+    }
+    /* else: due before its frame could start, catching up (header) */
+    if (st->run_kept != NONE) {
+      gint64 late = now - st->run_kept;
 
-    if (first) {
       st->stats.runs++;
       if (late > st->late_ns) {
         st->stats.runs_late++;
@@ -181,6 +200,8 @@ vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent, gint64 now)
   st->next += sent;
   st->stats.datagrams += sent;
   if (st->next == st->n) {
+    /* when the next frame could start at the earliest */
+    st->prev_done = st->run_kept != NONE ? st->run_kept : now;
     st->stats.frames++;
     if (st->frame_late)
       st->stats.frames_late++;
@@ -208,6 +229,8 @@ vmi_tx_sched_get_stats (const VmiTxSched * s, guint id,
 void
 vmi_tx_sched_reset_stats (VmiTxSched * s, guint id)
 {
-  if (id < VMI_TX_SCHED_MAX_STREAMS)
+  if (id < VMI_TX_SCHED_MAX_STREAMS) {
     memset (&s->streams[id].stats, 0, sizeof (s->streams[id].stats));
+    s->streams[id].prev_done = NONE;
+  }
 }

@@ -15,9 +15,24 @@
  * its stream's frame period after its deadline (5 %, the tolerance the
  * software-pacing tests hold a stream's packet interval to) is late, and
  * so is the frame it belongs to; without pacing only a frame's first run
- * has a deadline to keep. A frame that reaches the schedule after its
- * start (+ 5 %) is behind: upstream was late, and the runs already due
- * then leave at once to catch up, counted as behind, not late. The
+ * has a deadline to keep.
+ *
+ * Behind, upstream's: a frame cannot start before its floor, the later of
+ * the instant it was queued (ready) and the instant the stream's previous
+ * frame was done, which is that frame's last run's deadline when it had
+ * one to keep, else the instant its last datagram left (a backlog sent at
+ * once, or an unpaced frame's runs after its first). A frame whose floor
+ * lies more than 5 % after its start is behind (queued late, or launched
+ * while its stream's previous frame was still due to be sending, as a
+ * sink's frames re-anchored after a late one are). The runs due before
+ * the floor leave at once to catch up, as a thread of the stream's own
+ * sends them, and are not measured, with one exception: when the frame
+ * was queued before its previous frame was done, the thread knew of it
+ * and its first run is measured from that instant (the thread held off
+ * there is the thread's lateness). The runs due after the floor are
+ * measured from their deadlines. Frames that start on time (floor at or
+ * before start) are measured exactly as before, and no deadline ever
+ * moves: this is accounting, the datagrams leave as they did. The
  * counters are per stream.
  *
  * Time is whatever the caller counts in (ns of CLOCK_MONOTONIC in the
@@ -49,7 +64,7 @@ typedef struct
 {
   guint64 frames;               /* frames whose last datagram left */
   guint64 frames_late;          /* of those, with a late run */
-  guint64 frames_behind;        /* frames begun after their start + 5 % */
+  guint64 frames_behind;        /* frames whose floor is after start + 5 % */
   guint64 runs, runs_late;      /* runs with a deadline to keep, late */
   gint64 late_max;              /* the latest run's lateness (0: none) */
   guint64 datagrams;
@@ -59,7 +74,13 @@ typedef struct
 {
   /* the frame being sent (active) */
   gboolean active, paced, frame_late;
-  gint64 start, ready;
+  gint64 start;
+  gint64 floor;                 /* it cannot start earlier (above) */
+  gboolean waited;              /* queued before the previous was done */
+  gint64 run_kept;              /* the current run's deadline, G_MININT64:
+                                 * none to keep */
+  /* the previous frame was done then (G_MININT64: none, or abandoned) */
+  gint64 prev_done;
   guint64 period;
   guint n, next, batch;
   gint64 due;                   /* deadline of datagram next's run */
@@ -86,14 +107,15 @@ void vmi_tx_sched_init (VmiTxSched * s, guint64 batch_ns,
 
 /* Stream @id starts a frame of @n datagrams at @start, spread over
  * @period (> 0) when @paced; the frame was ready (queued for sending) at
- * @ready: after @start + 5 % it is behind. A frame still
- * being sent is abandoned (not counted). FALSE (nothing changed) on a bad
- * argument. */
+ * @ready. Its floor (above) after @start + 5 %: it is behind. A frame
+ * still being sent is abandoned (not counted, and the next frame does not
+ * wait for it). FALSE (nothing changed) on a bad argument. */
 gboolean vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
     guint64 period, guint n, gboolean paced, gint64 ready);
 
-/* Stream @id's frame is abandoned (a flush, the stream leaving); its
- * counters stay. */
+/* Stream @id's frame, if it has one, is abandoned (a flush, the stream
+ * leaving): its counters stay, its next frame does not wait for it. On an
+ * idle stream nothing changes. */
 void vmi_tx_sched_cancel (VmiTxSched * s, guint id);
 
 /* Is stream @id sending a frame? */
@@ -113,7 +135,8 @@ gboolean vmi_tx_sched_peek (const VmiTxSched * s, VmiTxRun * run);
 gboolean vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent,
     gint64 now);
 
-/* Stream @id's counters; reset_stats clears them (a stream joining anew) */
+/* Stream @id's counters; reset_stats clears them and forgets its previous
+ * frame (a stream joining anew) */
 void vmi_tx_sched_get_stats (const VmiTxSched * s, guint id,
     VmiTxSchedStats * stats);
 void vmi_tx_sched_reset_stats (VmiTxSched * s, guint id);

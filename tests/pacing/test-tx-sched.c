@@ -390,16 +390,206 @@ test_behind (void)
       (gint64) (P5994 * 52 * 26 / N1080));
   g_assert_cmpint (st.late_max, ==, 119442);
 
-  /* queued just in time (5 % = 834166 ns): not behind */
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 10, TRUE,
+  /* queued just in time (5 % = 834166 ns): not behind (stream 1: stream
+   * 0's frame above ended after 0, which would make it behind) */
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, 10, TRUE,
           (gint64) P5994 / 20));
-  vmi_tx_sched_get_stats (&s, 0, &st);
-  g_assert_cmpuint (st.frames_behind, ==, 1);
-  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, 10, TRUE,
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, 10, TRUE,
           (gint64) P5994 / 20 + 1));
-  vmi_tx_sched_get_stats (&s, 0, &st);
-  g_assert_cmpuint (st.frames_behind, ==, 2);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames_behind, ==, 1);
   g_array_free (log, TRUE);
+}
+
+/* Frames of a stream as a sink queues them: launch time and when queued */
+typedef struct
+{
+  gint64 start, ready;
+} Frame;
+
+#define PLAN_FRAMES 8
+
+typedef struct
+{
+  guint n_frames;
+  Frame f[PLAN_FRAMES];
+} Plan;
+
+/* @plan on time: frame k at @phase + k periods, queued just before */
+static void
+plan_on_time (Plan * plan, gint64 phase, guint n_frames)
+{
+  guint k;
+
+  plan->n_frames = n_frames;
+  for (k = 0; k < n_frames; k++) {
+    plan->f[k].start = phase + (gint64) (P5994 * k);
+    plan->f[k].ready = IN_TIME (plan->f[k].start);
+  }
+}
+
+/* Runs 1080p59.94 streams (paced) through their plans as the engine does
+ * (a stream's next frame begins as its last datagram leaves), @cost ns a
+ * datagram; the thread is held off for @hold_ns once, at the first run due
+ * at or after @hold_at. */
+static void
+run_plans (VmiTxSched * s, const Plan * plans, guint n_streams, gint64 cost,
+    gint64 hold_at, gint64 hold_ns)
+{
+  guint done[VMI_TX_SCHED_MAX_STREAMS] = { 0 };
+  gboolean held = hold_ns == 0;
+  gint64 now = G_MININT64;
+  VmiTxRun r;
+  guint i;
+
+  vmi_tx_sched_init (s, BATCH_NS, UNPACED);
+  for (i = 0; i < n_streams; i++)
+    g_assert_true (vmi_tx_sched_begin_frame (s, i, plans[i].f[0].start,
+            P5994, N1080, TRUE, plans[i].f[0].ready));
+  while (vmi_tx_sched_peek (s, &r)) {
+    now = MAX (now, r.deadline);
+    if (!held && now >= hold_at) {
+      now += hold_ns;
+      held = TRUE;
+    }
+    if (vmi_tx_sched_sent (s, r.id, r.count, now)
+        && ++done[r.id] < plans[r.id].n_frames) {
+      const Frame *f = &plans[r.id].f[done[r.id]];
+
+      g_assert_true (vmi_tx_sched_begin_frame (s, r.id, f->start, P5994,
+              N1080, TRUE, f->ready));
+    }
+    now += cost * r.count;
+  }
+}
+
+/* the deadline of the last run of a 1080p59.94 frame starting at @start:
+ * datagram 4472 (172 runs of 26) */
+#define LAST_RUN(start) ((start) + (gint64) (P5994 * 4472 / N1080))
+
+/* A sink re-anchors a late frame at R; its next frame keeps its own launch
+ * time, which lies before the re-anchored one is done: by half a period
+ * (queued before its start), and by two periods (queued after it, as when
+ * upstream delivers a backlog). The frames that cannot start on time are
+ * behind, none late (the engine sends each right after the one before);
+ * a stream on time beside it has nothing late or behind. */
+static void
+test_reanchored (void)
+{
+  VmiTxSched s;
+  VmiTxSchedStats st;
+  Plan plans[2];
+  const gint64 R = 10000000;
+  guint k;
+
+  /* half a period: frame 1 starts at R + P / 2, frame 0 is done at
+   * R + P x 4472 / 4497 (8.25 ms later) */
+  plans[0].n_frames = 4;
+  plans[0].f[0] = (Frame) { R, R - 1000 };
+  plans[0].f[1] = (Frame) { R + (gint64) P5994 / 2, R + 1000 };
+  for (k = 2; k < 4; k++)
+    plans[0].f[k] = (Frame) { R + (gint64) (P5994 * (2 * k - 1) / 2),
+      R + 1000 };
+  plan_on_time (&plans[1], (gint64) P5994 / 3, 5);
+  run_plans (&s, plans, 2, 50, 0, 0);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 4);
+  g_assert_cmpuint (st.datagrams, ==, 4 * N1080);
+  g_assert_cmpuint (st.frames_behind, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  /* frame 1: its first run (measured from frame 0's last run) and those
+   * due after that (datagram 2236 on); the 85 between caught up */
+  g_assert_cmpuint (st.runs, ==, 3 * 173 + 1 + (173 - 86));
+  g_assert_cmpint (st.late_max, <=, (gint64) P5994 / 20);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames, ==, 5);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs, ==, 5 * 173);
+
+  /* two periods: frame 1 starts at R - P, queued at R + 1 us (after its
+   * start), frame 2 at R, both wholly due before frame 0 is done: caught
+   * up at once, behind; frame 3 (R + P) starts 0.36 ms after its launch
+   * time, after the two backlogs (4497 x 50 ns each): not behind */
+  plans[0].n_frames = 5;
+  for (k = 1; k < 5; k++)
+    plans[0].f[k] = (Frame) { R + (gint64) P5994 * ((gint) k - 2), R + 1000 };
+  run_plans (&s, plans, 2, 50, 0, 0);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 5);
+  g_assert_cmpuint (st.datagrams, ==, 5 * N1080);
+  g_assert_cmpuint (st.frames_behind, ==, 2);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  g_assert_cmpint (st.late_max, <=, (gint64) P5994 / 20);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames, ==, 5);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  g_assert_cmpuint (st.frames_late, ==, 0);
+  g_assert_cmpuint (st.runs_late, ==, 0);
+  /* its runs waited for the two backlogs (EDF sends the earlier due
+   * first), 2 x 4497 x 50 ns at most */
+  g_assert_cmpint (st.late_max, >, 0);
+  g_assert_cmpint (st.late_max, <=, 2 * N1080 * 50);
+}
+
+/* The thread's own lateness stays its own. Held off 20 ms (1.2 periods)
+ * in stream 0's frame 3: the frames of both streams with runs due in the
+ * 20 ms are late, stream 0's frame 4 too although it only begins when
+ * frame 3 is done (its launch time lies after frame 3's last run's
+ * deadline, so it is not behind). Held off 2 ms at the last run of a
+ * re-anchored frame: that frame is late, and so is the overlapping one
+ * after it (measured from that last run's deadline), which is also
+ * behind. */
+static void
+test_held_off (void)
+{
+  VmiTxSched s;
+  VmiTxSchedStats st;
+  Plan plans[2];
+  const gint64 R = 10000000;
+  guint k;
+
+  plan_on_time (&plans[0], 0, 8);
+  plan_on_time (&plans[1], (gint64) P5994 / 3, 8);
+  run_plans (&s, plans, 2, 50, (gint64) P5994 * 13 / 4, 20000000);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 8);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  /* frames 3 (from 3.25 P) and 4 (due until 3.25 P + 1.2 P = 4.45 P):
+   * frame 3 is done at 4.45 P, but was due to be at 3.99 P, before frame
+   * 4's start (4 P): frame 4's lateness is the thread's */
+  g_assert_cmpuint (st.frames_late, ==, 2);
+  /* its first run after the hold: due at most a run (92.8 us) after it */
+  g_assert_cmpint (st.late_max, >, 20000000 - (gint64) (P5994 * 26 / N1080));
+  g_assert_cmpint (st.late_max, <=, 20000000);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames, ==, 8);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  /* frames 2 (to 3.33 P), 3 and 4 (from 4.33 P) */
+  g_assert_cmpuint (st.frames_late, ==, 3);
+
+  /* the re-anchored stream of test_reanchored (half a period) held off
+   * 2 ms at frame 0's last run */
+  plans[0].n_frames = 4;
+  plans[0].f[0] = (Frame) { R, R - 1000 };
+  for (k = 1; k < 4; k++)
+    plans[0].f[k] = (Frame) { R + (gint64) (P5994 * (2 * k - 1) / 2),
+      R + 1000 };
+  plan_on_time (&plans[1], (gint64) P5994 / 3, 5);
+  run_plans (&s, plans, 2, 50, LAST_RUN (R), 2000000);
+  vmi_tx_sched_get_stats (&s, 0, &st);
+  g_assert_cmpuint (st.frames, ==, 4);
+  g_assert_cmpuint (st.frames_behind, ==, 1);
+  g_assert_cmpuint (st.frames_late, ==, 2);
+  g_assert_cmpint (st.late_max, >=, 2000000);
+  vmi_tx_sched_get_stats (&s, 1, &st);
+  g_assert_cmpuint (st.frames_behind, ==, 0);
+  /* stream 1's frame 0 (P / 3 to 4 P / 3) has runs due in the 2 ms */
+  g_assert_cmpuint (st.frames_late, ==, 1);
 }
 
 /* A full queue: the rest of a run keeps its deadline and comes next, its
@@ -581,6 +771,8 @@ main (int argc, char **argv)
   g_test_add_func ("/tx-sched/load", test_load);
   g_test_add_func ("/tx-sched/lateness-exact", test_lateness_exact);
   g_test_add_func ("/tx-sched/behind", test_behind);
+  g_test_add_func ("/tx-sched/reanchored", test_reanchored);
+  g_test_add_func ("/tx-sched/held-off", test_held_off);
   g_test_add_func ("/tx-sched/short-send", test_short_send);
   g_test_add_func ("/tx-sched/join-leave", test_join_leave);
   g_test_add_func ("/tx-sched/heap-random", test_heap_random);
