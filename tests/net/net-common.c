@@ -3,6 +3,8 @@
 #include "net-common.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
@@ -13,13 +15,35 @@
 guint16
 net_test_port (void)
 {
-  /* per process and per call: binaries may run in parallel with others */
-  static guint16 next = 0;
+  /* A port the kernel picks as free now, not one derived from the pid:
+   * tests of other binaries and other jobs on the machine run beside
+   * these, and pid-derived ranges overlapped (a receiver failed to bind
+   * under load). Not one of the last few handed out, so the two ports of
+   * one test differ. */
+  static guint16 recent[8];
+  static guint n_recent = 0;
 
-  if (next == 0)
-    next = 20000 + (getpid () % 2000) * 10;
-  next += 2;
-  return next;
+  for (;;) {
+    struct sockaddr_in a = {.sin_family = AF_INET };
+    socklen_t al = sizeof (a);
+    int fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    guint16 port;
+    guint i;
+    gboolean seen = FALSE;
+
+    fail_unless (fd >= 0, "socket: %s", g_strerror (errno));
+    fail_unless (bind (fd, (struct sockaddr *) &a, sizeof (a)) == 0,
+        "bind: %s", g_strerror (errno));
+    fail_unless (getsockname (fd, (struct sockaddr *) &a, &al) == 0);
+    close (fd);
+    port = g_ntohs (a.sin_port);
+    for (i = 0; i < G_N_ELEMENTS (recent); i++)
+      seen |= recent[i] == port;
+    if (seen)
+      continue;
+    recent[n_recent++ % G_N_ELEMENTS (recent)] = port;
+    return port;
+  }
 }
 
 /* the namespace the process started in (opened at the first entry) */
