@@ -282,7 +282,8 @@ gst_st2022_sink_install_properties (GObjectClass * gobject_class)
    * engine-frames-late (frames the shared thread sent with a run of
    * datagrams more than 5 % of a frame period behind its pacing instant:
    * the thread could not keep up), engine-frames-behind (frames that
-   * reached it after their launch time: upstream was late) and
+   * reached it after their launch time, or whose launch time came before
+   * the stream's previous frame was done: upstream was late) and
    * engine-late-max (the latest such run, ns).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
