@@ -66,8 +66,13 @@ sink () {
     --format 1080i59.94 --json "$out/$name.json" \
     --plot "$out/jitter-$name.png" "$@" >"$out/$name.txt" 2>"$out/$name.err" &
   pid=$!
-  # the receiver is up once its socket is bound (DPDK: its EAL started)
-  sleep 2
+  # the stream starts once the receiver says it listens (its socket bound;
+  # DPDK: its EAL started), or has died (its error is in $name.err)
+  for i in $(seq 300); do
+    grep -q "listening on" "$out/$name.err" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
   ${sns:+ip netns exec "$sns"} gst-launch-1.0 -q $src ! st2022sink $props \
     >"$out/$name.tx.log" 2>&1
   wait "$pid"

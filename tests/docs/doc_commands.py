@@ -102,14 +102,21 @@ mkdir -p /run/dpdk 2> /dev/null && mount -t tmpfs tmpfs /run/dpdk
 Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp \
   3> "$__vmi_S/display" > "$__vmi_S/xvfb.log" 2>&1 < /dev/null &
 disown
-for i in $(seq 100); do [ -s "$__vmi_S/display" ] && break; sleep 0.1; done
+# (at load 13 it took over the 10 s this waited before: DISPLAY was ":"
+# and every video sink of the session failed, the session run again too)
+for i in $(seq 600); do [ -s "$__vmi_S/display" ] && break; sleep 0.1; done
+[ -s "$__vmi_S/display" ] ||
+  echo "(the session's Xvfb gave no display number in 60 s)"
 export DISPLAY=:$(cat "$__vmi_S/display")
 # and one picture shown, before any block runs
-for i in $(seq 20); do
+__vmi_x=0
+for i in $(seq 40); do
   gst-launch-1.0 -q videotestsrc num-buffers=1 ! ximagesink \
-    > /dev/null 2>&1 && break
+    > /dev/null 2>&1 && { __vmi_x=1; break; }
   sleep 0.5
 done
+[ $__vmi_x = 1 ] ||
+  echo "(the session's Xvfb on $DISPLAY showed no picture in 40 tries)"
 __vmi_blk=0
 __vmi_n=0
 __vmi_err () {
