@@ -167,10 +167,11 @@ set_permission_error (GError ** error, const gchar * what)
 }
 
 /* The interface's index, MAC, MTU, IPv4 address and netmask (0 when it has
- * none); fails when it does not exist or is down. */
+ * none); fails when it does not exist or is down, or has no carrier when
+ * @need_carrier. */
 static gboolean
-query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
-    guint32 * netmask, GError ** error)
+query_iface (VmiTransportPacket * p, const gchar * name, gboolean need_carrier,
+    guint32 * ip, guint32 * netmask, GError ** error)
 {
   struct ifreq ifr;
   int fd;
@@ -204,6 +205,13 @@ query_iface (VmiTransportPacket * p, const gchar * name, guint32 * ip,
     g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
         "network interface '%s' is down: bring it up with "
         "'ip link set %s up'", name, name);
+    close (fd);
+    return FALSE;
+  }
+  if (!(ifr.ifr_flags & IFF_RUNNING) && need_carrier) {
+    g_set_error (error, VMI_TRANSPORT_ERROR, VMI_TRANSPORT_ERROR_LINK,
+        "network interface '%s' has no carrier yet (cable or peer down, or "
+        "just brought up)", name);
     close (fd);
     return FALSE;
   }
@@ -610,7 +618,7 @@ vmi_transport_packet_open (const VmiTransportConfig * cfg, GError ** error)
   p->fd = p->kfd = p->wake_fd = -1;
   g_mutex_init (&p->stats_lock);
 
-  if (!query_iface (p, iface, &if_ip, &netmask, error))
+  if (!query_iface (p, iface, cfg->need_carrier, &if_ip, &netmask, error))
     goto error;
   if (cfg->direction == VMI_TRANSPORT_DIR_SEND)
     ok = open_send (p, cfg, if_ip, netmask, error);

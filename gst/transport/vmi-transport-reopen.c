@@ -70,6 +70,7 @@ reopen_func (gpointer data)
       continue;
     }
     cfg = r->cfg;
+    cfg.need_carrier = TRUE;
     vmi_transport_config_own_strings (&cfg);
     g_mutex_unlock (&r->lock);
     t = r->klass->open (&cfg, &err);
