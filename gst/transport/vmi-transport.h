@@ -139,8 +139,10 @@ typedef struct
    * for the primary, "secondary-" for an ST 2022-7 second path (a static
    * string: the transport keeps it) */
   const gchar *prop_prefix;
-  /* an interface without carrier fails the open (LINK) instead of opening
-   * with a warning: set when a path is reopened in the background, where
+  /* transport=packet: an interface without carrier fails the open (LINK)
+   * instead of opening with a warning (the other transports do not send
+   * through an interface of their own): set when a path is reopened in
+   * the background, where
    * the open is tried again and a path counts as up only once it can
    * carry (a freshly set-up interface drops what is sent until the kernel
    * has activated it, and the send calls still succeed) */

@@ -1,5 +1,5 @@
 # gst-vmi docs test, second half: runs the documents' commands verbatim.
-# Called by tests/docs/test-docs.py --commands BUILD_DIR [FILE[:LINE]...].
+# Called by tests/doccheck/test-docs.py --commands BUILD_DIR [FILE[:LINE]...].
 #
 # What is run: in README.md, docs/*.md, pipelines/README.md and
 # examples/README.md every fenced block tagged sh, and every untagged block
@@ -665,7 +665,7 @@ def main(root, docs, build, only):
     def wanted(b):
         return not only or any(b.where() == o or b.source == o
                                for o in only)
-    base = os.path.join(build, "tests", "docs", "doc-commands")
+    base = os.path.join(build, "tests", "doccheck", "doc-commands")
     jobs = int(os.environ.get("VMI_DOC_JOBS", JOBS))
     listed = []         # (name, skip lines, index of its run or None)
     runs = []           # (name, runnable blocks, resources)

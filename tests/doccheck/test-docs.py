@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # gst-vmi test: the documentation names only what exists.
 #
-#   tests/docs/test-docs.py
+#   tests/doccheck/test-docs.py
 #
 # Reads README.md, docs/*.md, pipelines/README.md and examples/README.md
 # (VMI_SOURCE_ROOT) and fails, listing every finding, when one of them
@@ -19,7 +19,7 @@
 # and when anything in the repository still points at the design notes that
 # live outside it.
 #
-#   tests/docs/test-docs.py --commands BUILD_DIR [FILE[:LINE]...]
+#   tests/doccheck/test-docs.py --commands BUILD_DIR [FILE[:LINE]...]
 #
 # Runs, verbatim, every command block of those documents (fenced blocks
 # tagged sh, or untagged ones whose first line starts with a command) and
