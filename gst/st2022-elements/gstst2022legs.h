@@ -10,7 +10,9 @@
 /* ST 2022-7 for st2022sink and st2022src: the `secondary-*` properties,
  * the second path's transport, and on the receiving side the per-path
  * stream locks and the merge (gst/st2022/st2022-seamless.h) between the
- * transports and the depacketizer.  See docs/seamless.md. */
+ * transports and the depacketizer.  See docs/seamless.md.
+ * gst/st2022-elements/gstst2022legs.c has the properties and the sink's
+ * side, gst/st2022-elements/gstst2022srclegs.c the receiver's. */
 
 #ifndef __GST_ST2022_LEGS_H__
 #define __GST_ST2022_LEGS_H__
@@ -89,6 +91,21 @@ void gst_st2022_legs_sink_check (GstElement * sink, VmiTransport * t,
 
 /* Adds the per-path counters of @t (when it sends on two paths). */
 void gst_st2022_legs_sink_add_stats (VmiTransport * t, GstStructure * s);
+
+/* --- both sides ----------------------------------------------------------- */
+
+/* "primary" (0) or "secondary" (1) */
+const gchar *gst_st2022_legs_path_name (guint path);
+
+/* FALSE after a GST_ELEMENT_ERROR when @kind needs an interface for the
+ * second path (@cfg2) and none is set */
+gboolean gst_st2022_legs_check_iface (GstElement * element,
+    GstSt2022Transport kind, const VmiTransportConfig * cfg2);
+
+/* Posts `st2022-path` (@path up or down), with a warning naming @why when
+ * it went down or an info message when it came back. */
+void gst_st2022_legs_post_path (GstElement * element, guint path,
+    gboolean up, const gchar * why);
 
 /* --- st2022src ----------------------------------------------------------- */
 

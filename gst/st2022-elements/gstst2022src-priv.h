@@ -131,7 +131,7 @@ struct _GstSt2022Src
   /* the helpers' settings above, and nmos and timing below */
   GstSt2022Helpers helpers;
 
-  /* ST 2022-7: the second path and the merge (gstst2022legs.c); NULL with
+  /* ST 2022-7: the second path and the merge (gstst2022srclegs.c); NULL with
    * one path. Freed at the next start: its counters outlive stop */
   GstSt2022SrcLegs *legs;
   GstSt2022Clock timing;
