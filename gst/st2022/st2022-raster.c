@@ -39,6 +39,13 @@ struct _St2022RasterWriter
   guint32 blank_crc_c, blank_crc_y;     /* CRC of a blanking line's active part */
   guint32 hist_c, hist_y;       /* CRC state after the last line's active
                                  * words of the previous frame */
+  /* A line's CRC is the register after its EAV and LN words, and the CRC
+   * is linear: that is the register before them run over 6 zero words
+   * (two lookups of its 9-bit halves, adv6) xor the EAV and LN words run
+   * from 0 (tail_crc, per line, the same on both channels): 2 independent
+   * lookups per channel instead of a chain of 6 */
+  guint32 adv6[2][512];
+  guint32 *tail_crc;            /* [total_lines + 1] */
 };
 
 static void
@@ -101,14 +108,23 @@ template_line_words_sd (const St2022Format * fmt, guint line, guint16 * w)
   w[sav + 3] = st2022_xyz (f, v, 0);
 }
 
+/* the CRC words CR0 CR0 CR1 CR1 (C, Y) as packed bytes: st2022_crc_words()
+ * and st2022_pack_words() inline, as the writer does it for every line */
 static inline void
 put_crc (guint8 * line, guint32 cc, guint32 cy)
 {
-  guint16 w[4];
+  guint64 c0 = (((cc >> 8) & 1) ^ 1) << 9 | (cc & 0x1ff);
+  guint64 y0 = (((cy >> 8) & 1) ^ 1) << 9 | (cy & 0x1ff);
+  guint64 c1 = (((cc >> 17) & 1) ^ 1) << 9 | ((cc >> 9) & 0x1ff);
+  guint64 y1 = (((cy >> 17) & 1) ^ 1) << 9 | ((cy >> 9) & 0x1ff);
+  guint64 v = c0 << 30 | y0 << 20 | c1 << 10 | y1;
+  guint8 *d = line + CRC_BYTE;
 
-  st2022_crc_words (cc, &w[0], &w[2]);
-  st2022_crc_words (cy, &w[1], &w[3]);
-  st2022_pack_words (w, line + CRC_BYTE, 4);
+  d[0] = (guint8) (v >> 32);
+  d[1] = (guint8) (v >> 24);
+  d[2] = (guint8) (v >> 16);
+  d[3] = (guint8) (v >> 8);
+  d[4] = (guint8) v;
 }
 
 static inline guint32
@@ -119,13 +135,20 @@ crc_tail (guint32 crc, const guint16 * tail)
   return ST2022_CRC_2WORDS (crc, tail[4], tail[5]);
 }
 
+/* crc_tail() of @line from the register @crc, by the tables */
+static inline guint32
+line_crc (const St2022RasterWriter * w, guint32 crc, guint line)
+{
+  return w->adv6[0][crc & 0x1ff] ^ w->adv6[1][crc >> 9] ^ w->tail_crc[line];
+}
+
 St2022RasterWriter *
 st2022_raster_writer_new (const St2022Format * fmt)
 {
   St2022RasterWriter *w;
   guint16 *words;
   guint8 *lp;
-  guint nw, line, act;
+  guint nw, line, act, i;
 
   if (fmt == NULL)
     return NULL;
@@ -147,10 +170,12 @@ st2022_raster_writer_new (const St2022Format * fmt)
   w->tail = g_try_new (guint16, (fmt->total_lines + 1) * 6);
   w->comps = g_try_new (guint16, fmt->width * 2 + 16);
   w->row_reserved = g_try_new0 (guint8, fmt->height);
+  w->tail_crc = g_try_new (guint32, fmt->total_lines + 1);
   nw = fmt->line_words;
   words = g_try_new (guint16, nw);
   if (!w->blank_line[0] || !w->line_patch || !w->line_kind || !lp ||
-      !w->line_row || !w->tail || !w->comps || !w->row_reserved || !words) {
+      !w->line_row || !w->tail || !w->comps || !w->row_reserved ||
+      !w->tail_crc || !words) {
     g_free (words);
     g_free (lp);
     st2022_raster_writer_free (w);
@@ -170,7 +195,15 @@ st2022_raster_writer_new (const St2022Format * fmt)
   w->hist_c = w->blank_crc_c;
   w->hist_y = w->blank_crc_y;
 
+  for (i = 0; i < 512; i++) {
+    static const guint16 zero[6] = { 0 };
+
+    w->adv6[0][i] = crc_tail (i, zero);
+    w->adv6[1][i] = crc_tail (i << 9, zero);
+  }
+
   w->line_row[0] = -1;
+  w->tail_crc[0] = 0;
   for (line = 1; line <= fmt->total_lines; line++) {
     guint16 *tail = w->tail + line * 6;
     guint flags = st2022_format_line_flags (fmt, line);
@@ -179,6 +212,7 @@ st2022_raster_writer_new (const St2022Format * fmt)
     w->line_kind[line] = (flags & ST2022_LINE_F ? 1 : 0) |
         (flags & ST2022_LINE_V ? 2 : 0);
     line_tail_words (fmt, line, tail);
+    w->tail_crc[line] = crc_tail (0, tail);
     if (fmt->sd) {
       template_line_words_sd (fmt, line, words);
       st2022_pack_words (words, w->blank_line[w->line_kind[line]], nw);
@@ -211,6 +245,7 @@ st2022_raster_writer_free (St2022RasterWriter * w)
   g_free (w->tail);
   g_free (w->comps);
   g_free (w->row_reserved);
+  g_free (w->tail_crc);
   g_free (w);
 }
 
@@ -632,8 +667,10 @@ cursor_line (const St2022RasterCursor * cur, const St2022Format * fmt,
 {
   gsize off = cur->origin + (gsize) (line - 1) * fmt->line_bytes;
 
+  /* the transmit engine's ring is a power of two: no division per line */
   if (cur->ring_size)
-    off %= cur->ring_size;
+    off = (cur->ring_size & (cur->ring_size - 1)) == 0 ?
+        off & (cur->ring_size - 1) : off % cur->ring_size;
   return cur->base + off;
 }
 
@@ -658,8 +695,7 @@ st2022_raster_writer_lines (St2022RasterWriter * w, St2022RasterCursor * cur,
     blank_line_to (w, lp, line, row < 0 ? fmt->line_bytes :
         fmt->active_offset);
     if (prev_active)
-      put_crc (lp, crc_tail (pc, w->tail + line * 6), crc_tail (py,
-              w->tail + line * 6));
+      put_crc (lp, line_crc (w, pc, line), line_crc (w, py, line));
     if (row < 0) {
       pc = w->blank_crc_c;
       py = w->blank_crc_y;
@@ -678,8 +714,8 @@ st2022_raster_writer_lines (St2022RasterWriter * w, St2022RasterCursor * cur,
             cur->picture + (gsize) w->line_row[line + 1] * stride,
             fmt->active_bytes, crc, reserved);
         line++;
-        put_crc (lp1, crc_tail (crc[0], w->tail + line * 6), crc_tail (crc[1],
-                w->tail + line * 6));
+        put_crc (lp1, line_crc (w, crc[0], line), line_crc (w, crc[1],
+                line));
         pc = crc[2];
         py = crc[3];
       } else {
