@@ -3,11 +3,14 @@
  * generator of rx-gen.c on a net_ring port (rx-bench.sh).
  *
  *   bench-dpdk-rx <source> <seconds> <eal-args> [sources] [shared-engine]
- *                 [dpdk-rx-mbufs]
+ *                 [dpdk-rx-mbufs] [rx-cpu]
  *
  * <source>: a pcap file (replayed by net_pcap infinite_rx, each stream on
- * 239.1.2.<1+i>:5004), or `gen` (one stream to 10.0.0.2:5004 on
- * net_ring0, whose generator <eal-args> load with -d).
+ * 239.1.2.<1+i>:5004), or `gen` (streams to 10.0.0.2:<5004+2i> on
+ * net_ring0 from rx-gen.c, which <eal-args> load with -d or the
+ * environment with LD_PRELOAD). With VMI_RXGEN_STATS (the generator's
+ * counts) the line also has gen_lost, the datagrams its queue could not
+ * take over the same interval, and gen_late_max_us.
  *
  * Runs `st2022src transport=dpdk ! fakesink` (one per source; with a
  * shared-engine name they share one receive thread), lets it settle for
@@ -72,6 +75,22 @@ rx_threads_cpu (void)
   return sum;
 }
 
+/* @field of the generator's stats file (VMI_RXGEN_STATS), 0 without */
+static guint64
+gen_stat (const gchar * field)
+{
+  const gchar *path = g_getenv ("VMI_RXGEN_STATS");
+  gchar *text = NULL, *key = g_strdup_printf ("%s=", field), *p;
+  guint64 v = 0;
+
+  if (path && g_file_get_contents (path, &text, NULL, NULL)
+      && (p = strstr (text, key)) != NULL)
+    v = g_ascii_strtoull (p + strlen (key), NULL, 10);
+  g_free (key);
+  g_free (text);
+  return v;
+}
+
 static guint64
 stat_sum (GstElement ** srcs, guint n, const gchar * field)
 {
@@ -100,16 +119,16 @@ main (int argc, char **argv)
   GstMessage *msg;
   guint n, i;
   gdouble secs, cpu0, cpu1;
-  guint64 p0, p1, f0, f1, l0, l1;
+  guint64 p0, p1, f0, f1, l0, l1, g0, g1;
   gboolean gen;
   GstPad *pad;
   GstCaps *caps;
-  gchar *caps_s;
+  gchar *caps_s, *gen_line;
 
   gst_init (&argc, &argv);
   if (argc < 4) {
     g_printerr ("usage: %s <pcap|gen> <seconds> <eal-args> [sources] "
-        "[shared-engine] [dpdk-rx-mbufs]\n", argv[0]);
+        "[shared-engine] [dpdk-rx-mbufs] [rx-cpu]\n", argv[0]);
     return 2;
   }
   secs = g_ascii_strtod (argv[2], NULL);
@@ -119,15 +138,17 @@ main (int argc, char **argv)
   for (i = 0; i < n; i++) {
     gchar *addr = gen ? g_strdup ("10.0.0.2") :
         g_strdup_printf ("239.1.2.%u", 1 + i);
+    guint port = gen ? 5004 + 2 * i : 5004;
     gchar *vdev = gen ? g_strdup ("net_ring0") :
         g_strdup_printf ("net_pcap0,rx_pcap=%s,infinite_rx=1", argv[1]);
 
     g_string_append_printf (desc, "st2022src name=s%u transport=dpdk "
-        "address=%s port=5004 stats-interval=0 dpdk-eal-args=\"%s "
-        "--vdev %s\" %s%s %s%s ! fakesink name=f%u sync=false ", i, addr,
-        argv[3], vdev, argc > 5 ? "shared-engine=" : "",
+        "address=%s port=%u stats-interval=0 dpdk-eal-args=\"%s "
+        "--vdev %s\" %s%s %s%s %s%s ! fakesink name=f%u sync=false ", i,
+        addr, port, argv[3], vdev, argc > 5 ? "shared-engine=" : "",
         argc > 5 ? argv[5] : "", argc > 6 ? "dpdk-rx-mbufs=" : "",
-        argc > 6 ? argv[6] : "", i);
+        argc > 6 ? argv[6] : "", argc > 7 ? "rx-cpu=" : "",
+        argc > 7 ? argv[7] : "", i);
     g_free (addr);
     g_free (vdev);
   }
@@ -160,24 +181,30 @@ main (int argc, char **argv)
   p0 = stat_sum (srcs, n, "packets");
   f0 = stat_sum (srcs, n, "frames");
   l0 = stat_sum (srcs, n, "packets-lost");
+  g0 = gen_stat ("lost");
   cpu0 = rx_threads_cpu ();
   g_usleep ((gulong) (secs * G_USEC_PER_SEC));
   cpu1 = rx_threads_cpu ();
   p1 = stat_sum (srcs, n, "packets");
   f1 = stat_sum (srcs, n, "frames");
   l1 = stat_sum (srcs, n, "packets-lost");
+  g1 = gen_stat ("lost");
 
   pad = gst_element_get_static_pad (srcs[0], "src");
   caps = gst_pad_get_current_caps (pad);
   caps_s = caps ? gst_caps_to_string (caps) : g_strdup ("none");
+  gen_line = g_getenv ("VMI_RXGEN_STATS") ?
+      g_strdup_printf (" gen_lost=%" G_GUINT64_FORMAT " gen_late_max_us=%"
+      G_GUINT64_FORMAT, g1 - g0, gen_stat ("late_max_us")) : g_strdup ("");
   printf ("rx-element sources=%u packets=%" G_GUINT64_FORMAT " cpu_s=%.2f "
       "mdgps_per_cpu_s=%.3f streams_1080p5994=%.1f frames=%" G_GUINT64_FORMAT
-      " lost=%" G_GUINT64_FORMAT " caps=%s\n", n, p1 - p0, cpu1 - cpu0,
+      " lost=%" G_GUINT64_FORMAT "%s caps=%s\n", n, p1 - p0, cpu1 - cpu0,
       (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / 1e6,
       (p1 - p0) / MAX (cpu1 - cpu0, 1e-3) / DGRAMS_PER_S_1080P5994, f1 - f0,
-      l1 - l0, caps_s);
+      l1 - l0, gen_line, caps_s);
   fflush (stdout);
   g_free (caps_s);
+  g_free (gen_line);
   if (caps)
     gst_caps_unref (caps);
   gst_object_unref (pad);

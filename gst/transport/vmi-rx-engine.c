@@ -21,11 +21,17 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 G_STATIC_ASSERT (VMI_RX_ENGINE_MAX_STREAMS <= VMI_ENGINE_REGISTRY_MAX_IDS);
 
 /* datagrams per recv_burst() */
 #define ENGINE_BURST 64
+/* a real-time engine with nothing to receive sleeps this long: at 8
+ * streams of 1080p59.94 some 50 datagrams arrive meanwhile (a NIC queue
+ * holds thousands), and a real-time thread that never sleeps is throttled
+ * by the kernel for 50 ms a second (sched_rt_runtime_us) */
+#define ENGINE_IDLE_SLEEP_US 20
 
 typedef struct _VmiRxEngine VmiRxEngine;
 
@@ -57,6 +63,8 @@ struct _VmiRxEngine
   gint port_index;
   gchar *port_name;
   GThread *thread;
+  /* set by the thread before it serves its first request */
+  gboolean rt;
 
   /* requests: the joiners and leavers wait on @cond */
   GMutex lock;
@@ -114,9 +122,20 @@ engine_pin (VmiRxEngine * e)
   CPU_ZERO (&set);
   CPU_SET (e->cpu, &set);
   rc = pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
-  if (rc != 0)
+  if (rc != 0) {
     g_warning ("receive engine '%s': cannot pin to CPU %d: %s", e->entry.name,
         e->cpu, g_strerror (rc));
+    return;
+  }
+  /* A pinned engine has its CPU to itself: real-time priority where
+   * allowed (root, CAP_SYS_NICE), so that no other thread waking there
+   * holds every stream's datagrams for a time slice (milliseconds: more
+   * than a NIC's queue at several streams). It sleeps when idle. */
+  {
+    struct sched_param sp = {.sched_priority = 10 };
+
+    e->rt = pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp) == 0;
+  }
 }
 
 static void
@@ -157,7 +176,12 @@ engine_thread (gpointer data)
       continue;
     }
     n = vmi_transport_recv_burst (e->t, slots, ENGINE_BURST,
-        VMI_RX_ENGINE_TICK_US, &e->failed);
+        e->rt ? 0 : VMI_RX_ENGINE_TICK_US, &e->failed);
+    if (e->rt && n == 0) {
+      struct timespec ts = { 0, ENGINE_IDLE_SLEEP_US * 1000 };
+
+      nanosleep (&ts, NULL);
+    }
     if (G_UNLIKELY (n < 0)) {
       if (e->failed == NULL)
         g_set_error (&e->failed, VMI_TRANSPORT_ERROR,
@@ -347,6 +371,12 @@ vmi_rx_engine_join (const gchar * name, const VmiTransportClass * klass,
     g_clear_pointer (&m, g_free);
     /* an engine this receiver started goes with it */
     vmi_engine_registry_leave (&registry, &e->entry, id);
+  } else if (e->cpu >= 0 && !e->rt) {
+    g_string_append_printf (w, "%sshared-engine '%s' on CPU %d runs without "
+        "real-time priority (the system refused SCHED_FIFO): any other "
+        "thread on its CPU can hold every stream's datagrams for a time "
+        "slice; run as root or with CAP_SYS_NICE, or raise RLIMIT_RTPRIO "
+        "(ulimit -r)", w->len ? "; " : "", name, e->cpu);
   }
 
 out:

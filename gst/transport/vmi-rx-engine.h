@@ -42,12 +42,14 @@ typedef void (*VmiRxEngineFunc) (gpointer user_data, VmiTransport * t,
 typedef struct _VmiRxEngineMember VmiRxEngineMember;
 
 /* Joins the engine @name (created on first use: @klass opened with @cfg
- * and `demux`, its thread pinned to @cpu when >= 0) with the stream @cfg
+ * and `demux`, its thread pinned to @cpu when >= 0, then at SCHED_FIFO
+ * priority 10 where allowed, sleeping 20 us whenever it finds nothing to
+ * receive) with the stream @cfg
  * describes. Fails when @klass has no VMI_TRANSPORT_CAP_DEMUX, when the
  * engine runs another transport, or when the transport cannot take the
  * stream (the same address and port twice, ...). *@warning (may be NULL):
- * advice for the user (another rx-cpu than the engine's, the transport's
- * warning). */
+ * advice for the user (another rx-cpu than the engine's, a pinned engine
+ * without real-time priority, the transport's warning). */
 VmiRxEngineMember *vmi_rx_engine_join (const gchar * name,
     const VmiTransportClass * klass, const VmiTransportConfig * cfg,
     gint cpu, VmiRxEngineFunc func, gpointer user_data, gchar ** warning,

@@ -2,6 +2,7 @@
 
 #include "dpdk-common.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,6 +66,21 @@ dpdk_test_eal_args (const gchar * vdevs)
   return g_strdup_printf ("--no-huge --no-pci -m 512 -l 0 "
       "--log-level=lib.eal:warning --file-prefix vmitest-%d-%d-%u %s",
       runner_pid, (int) getpid (), n++, vdevs);
+}
+
+void
+dpdk_test_rxgen_load (const gchar * pcap, const gchar * pace)
+{
+  const gchar *lib = g_getenv ("VMI_RXGEN_LIB");
+
+  fail_unless (lib != NULL, "VMI_RXGEN_LIB names no generator library");
+  /* read by the library's constructor */
+  g_setenv ("VMI_RXGEN_PCAP", pcap, TRUE);
+  if (pace)
+    g_setenv ("VMI_RXGEN_PACE", pace, TRUE);
+  else
+    g_unsetenv ("VMI_RXGEN_PACE");
+  fail_unless (dlopen (lib, RTLD_NOW | RTLD_LOCAL) != NULL, "%s", dlerror ());
 }
 
 gchar *

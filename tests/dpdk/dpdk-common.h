@@ -19,6 +19,15 @@ gchar *dpdk_test_eal_args (const gchar * vdevs);
 gchar *dpdk_test_mkdtemp (void);
 void dpdk_test_rmdir (gchar * dir);
 
+/* Starts the receive benchmarks' generator (bench/dpdk/rx-gen.c, the
+ * library VMI_RXGEN_LIB names) in this process, replaying @pcap on
+ * net_ring0 once an EAL brings that port up; @pace: NULL (as fast as the
+ * receiver takes them) or frames per second ("60000/1001"). It is
+ * dlopen()ed rather than given to the EAL with -d, which refuses a library
+ * under a world-writable directory (a build under /tmp). Once per
+ * process: the generator stops when the port does. */
+void dpdk_test_rxgen_load (const gchar * pcap, const gchar * pace);
+
 /* pcap files: every frame of @path (microsecond or nanosecond format) */
 GPtrArray *dpdk_pcap_read (const gchar * path);
 /* ... and each frame's time stamp, ns, appended to @times (guint64) */

@@ -1,5 +1,5 @@
 /* gst-vmi tests: the benchmarks' receive source (bench/dpdk/rx-gen.c), a
- * generator thread that the EAL loads with -d and that replays one frame
+ * generator thread (loaded into this process) that replays one frame
  * on a net_ring port as a continuous stream (sequence numbers and FRCount
  * going on across the replays). st2022src must rebuild every frame
  * bit-exact from it with nothing lost: what the receive benchmark measures
@@ -18,9 +18,7 @@ GST_START_TEST (test_rxgen_frames_bit_exact)
   const RefFormat *f = &ref_1080p25;
   gchar *dir = dpdk_test_mkdtemp ();
   gchar *pcap = g_build_filename (dir, "frame.pcap", NULL);
-  gchar *vdev = g_strdup_printf ("-d %s --vdev net_ring0",
-      g_getenv ("VMI_RXGEN_LIB"));
-  gchar *eal = dpdk_test_eal_args (vdev);
+  gchar *eal = dpdk_test_eal_args ("--vdev net_ring0");
   guint8 **pics = net_make_pictures (f, 1, 11);
   GPtrArray *frames = dpdk_encode_stream (f, pics, 1, DST, 5004);
   gsize ustride = f->width * 5 / 2;
@@ -29,10 +27,8 @@ GST_START_TEST (test_rxgen_frames_bit_exact)
   gchar *desc;
   guint k, i;
 
-  fail_unless (g_getenv ("VMI_RXGEN_LIB") != NULL);
   dpdk_pcap_write (pcap, frames);
-  /* read by the generator when the EAL loads it */
-  g_setenv ("VMI_RXGEN_PCAP", pcap, TRUE);
+  dpdk_test_rxgen_load (pcap, NULL);
 
   desc = g_strdup_printf ("st2022src name=src transport=dpdk "
       "address=10.0.0.2 port=5004 num-buffers=%u stats-interval=0 "
@@ -69,7 +65,6 @@ GST_START_TEST (test_rxgen_frames_bit_exact)
   net_free_pictures (pics, 1);
   g_free (desc);
   g_free (eal);
-  g_free (vdev);
   g_free (pcap);
   dpdk_test_rmdir (dir);
 }

@@ -1,9 +1,12 @@
 /* gst-vmi tests: st2022src sources sharing one receive engine
- * (`shared-engine`, `rx-cpu`) on one DPDK port: a net_pcap infinite_rx
- * replay of one frame of each of 8 interleaved 1080p59.94 streams (35,976
- * datagrams, all held in the port's receive pool from the start), each
- * source in a pipeline of its own so that one can stop and start again
- * while the others play. Every frame is compared with its picture. */
+ * (`shared-engine`, `rx-cpu`) on one DPDK port, fed one frame of each of
+ * 8 interleaved 1080p59.94 streams (35,976 datagrams) over and over: by a
+ * net_pcap infinite_rx replay (all of it held in the port's receive pool
+ * from the start) and by the receive benchmarks' generator (rx-gen.c on
+ * net_ring, each stream's sequence numbers and FRCount going on across
+ * the rounds, as on a wire). Each source is in a pipeline of its own so
+ * that one can stop and start again while the others play. Every frame is
+ * compared with its picture. */
 
 #include "dpdk-common.h"
 
@@ -16,6 +19,7 @@
 
 #define N_SRC 8
 #define GROUP_BASE 0xef010201   /* 239.1.2.1 + i */
+#define UNICAST 0x0a000002      /* 10.0.0.2, ports 5004 + 2 i */
 /* frames each source must deliver in each phase of the test */
 #define FRAMES_PER_PHASE 3
 
@@ -145,17 +149,33 @@ stat_of (GstElement * src, const gchar * field)
   return v;
 }
 
+/* Where stream @i goes: a multicast group each (net_pcap), or one unicast
+ * address and a port each (net_ring: a multicast receiver's IGMP reports
+ * would go onto the generator's single-producer ring) */
+static guint32
+stream_addr (guint i, gboolean unicast)
+{
+  return unicast ? UNICAST : GROUP_BASE + i;
+}
+
+static guint16
+stream_port (guint i, gboolean unicast)
+{
+  return unicast ? 5004 + 2 * i : 5004;
+}
+
 /* One frame of each of the N_SRC streams (@pics), datagram by datagram in
  * turn, as a switch merging eight senders would deliver them */
 static void
-write_replay (const gchar * pcap, guint8 ** pics)
+write_replay (const gchar * pcap, guint8 ** pics, gboolean unicast)
 {
   const RefFormat *f = &ref_1080p5994;
   GPtrArray *streams[N_SRC], *all = g_ptr_array_new ();
   guint i, k, n = ref_datagrams (f);
 
   for (i = 0; i < N_SRC; i++)
-    streams[i] = dpdk_encode_stream (f, &pics[i], 1, GROUP_BASE + i, 5004);
+    streams[i] = dpdk_encode_stream (f, &pics[i], 1,
+        stream_addr (i, unicast), stream_port (i, unicast));
   for (k = 0; k < n; k++)
     for (i = 0; i < N_SRC; i++)
       g_ptr_array_add (all, streams[i]->pdata[k]);
@@ -166,29 +186,31 @@ write_replay (const gchar * pcap, guint8 ** pics)
     g_ptr_array_unref (streams[i]);
 }
 
-GST_START_TEST (test_shared_engine_8_streams)
+/* The 8 sources on one engine pinned to CPU 0, on @eal's port (its
+ * streams as write_replay (@unicast) wrote them); source 3 stops and
+ * starts again mid-run */
+static void
+run_8_streams (const gchar * eal, guint8 ** pics, gboolean unicast)
 {
   const RefFormat *f = &ref_1080p5994;
-  Replay rp;
   gchar *engine = g_strdup_printf ("t%d", (int) getpid ());
   gchar *prefix = g_strdup_printf ("vmi-rx-%.8s", engine);
-  guint8 **pics = net_make_pictures (f, N_SRC, 29);
   guint base[N_SRC], i, n = ref_datagrams (f), others;
   cpu_set_t cpus;
-
-  replay_init (&rp);
-  write_replay (rp.pcap, pics);
 
   for (i = 0; i < N_SRC; i++) {
     Source *s = &sources[i];
     GstElement *sink;
     GstAppSinkCallbacks cb = { NULL, NULL, on_sample };
+    guint32 a = stream_addr (i, unicast);
     gchar *desc = g_strdup_printf ("st2022src name=src transport=dpdk "
-        "address=239.1.2.%u port=5004 shared-engine=%s rx-cpu=0 "
+        "address=%u.%u.%u.%u port=%u shared-engine=%s rx-cpu=0 "
         "stats-interval=0 timeout=0 dpdk-eal-args=\"%s\" ! "
-        "appsink name=sink sync=false max-buffers=2 drop=false", i + 1,
-        engine, rp.eal);
+        "appsink name=sink sync=false max-buffers=2 drop=false", a >> 24,
+        (a >> 16) & 255, (a >> 8) & 255, a & 255, stream_port (i, unicast),
+        engine, eal);
 
+    memset (s, 0, sizeof (*s));
     s->index = i;
     s->pic = pics[i];
     s->pipeline = gst_parse_launch (desc, NULL);
@@ -230,6 +252,28 @@ GST_START_TEST (test_shared_engine_8_streams)
     fail_unless_equals_uint64 (stat_of (s->src, "packets-lost"), 0);
     fail_unless_equals_uint64 (stat_of (s->src, "frames-corrupted"), 0);
     fail_unless (stat_of (s->src, "packets") >= FRAMES_PER_PHASE * n);
+    if (unicast) {
+      /* a continuous stream per source: locked once, nothing lost,
+       * invalid, overflowing or given up on the way; its frames are the
+       * ones the appsink had since the source (re)started, give or take
+       * the two it may still queue and the one on its way */
+      guint since, frames;
+
+      /* the appsink's count first: the element counts a frame before it
+       * pushes it */
+      g_mutex_lock (&lock);
+      since = s->good - (i == 3 ? base[3] : 0);
+      g_mutex_unlock (&lock);
+      frames = (guint) stat_of (s->src, "frames");
+
+      fail_unless_equals_uint64 (stat_of (s->src, "stream-locks"), 1);
+      fail_unless_equals_uint64 (stat_of (s->src, "frames-skipped"), 0);
+      fail_unless_equals_uint64 (stat_of (s->src, "frames-aborted"), 0);
+      fail_unless_equals_uint64 (stat_of (s->src, "packets-invalid"), 0);
+      fail_unless_equals_uint64 (stat_of (s->src, "packets-overflow"), 0);
+      fail_unless (frames >= since && frames <= since + 3,
+          "source %u: %u frames, %u at the appsink", i, frames, since);
+    }
   }
   for (i = 0; i < N_SRC; i++) {
     dpdk_set_state (sources[i].pipeline, GST_STATE_NULL);
@@ -238,11 +282,41 @@ GST_START_TEST (test_shared_engine_8_streams)
   }
   /* the last source gone, the engine's thread is too */
   fail_unless_equals_int (dpdk_count_threads (prefix, NULL), 0);
-
-  net_free_pictures (pics, N_SRC);
   g_free (prefix);
   g_free (engine);
+}
+
+GST_START_TEST (test_shared_engine_8_streams)
+{
+  Replay rp;
+  guint8 **pics = net_make_pictures (&ref_1080p5994, N_SRC, 29);
+
+  replay_init (&rp);
+  write_replay (rp.pcap, pics, FALSE);
+  run_8_streams (rp.eal, pics, FALSE);
+  net_free_pictures (pics, N_SRC);
   replay_clear (&rp);
+}
+
+GST_END_TEST;
+
+/* The same from the generator of the receive benchmarks, unpaced (as fast
+ * as the engine takes them: real-time figures are the benchmark's) */
+GST_START_TEST (test_shared_engine_8_streams_rxgen)
+{
+  gchar *dir = dpdk_test_mkdtemp ();
+  gchar *pcap = g_build_filename (dir, "frame.pcap", NULL);
+  gchar *eal = dpdk_test_eal_args ("--vdev net_ring0");
+  guint8 **pics = net_make_pictures (&ref_1080p5994, N_SRC, 37);
+
+  write_replay (pcap, pics, TRUE);
+  dpdk_test_rxgen_load (pcap, NULL);
+  run_8_streams (eal, pics, TRUE);
+  net_free_pictures (pics, N_SRC);
+  remove_eal_files ();
+  g_free (eal);
+  g_free (pcap);
+  dpdk_test_rmdir (dir);
 }
 
 GST_END_TEST;
@@ -345,7 +419,7 @@ GST_START_TEST (test_rx_mbufs_too_few)
   gchar *desc;
 
   replay_init (&rp);
-  write_replay (rp.pcap, pics);
+  write_replay (rp.pcap, pics, FALSE);
   desc = g_strdup_printf ("st2022src transport=dpdk address=239.1.2.1 "
       "shared-engine=x dpdk-rx-mbufs=8191 dpdk-eal-args=\"%s\" ! fakesink",
       rp.eal);
@@ -371,6 +445,7 @@ dpdk_shared_suite (void)
   tcase_add_test (tc, test_rx_cpu_own_thread);
   tcase_add_test (tc, test_rx_mbufs_too_few);
   tcase_add_test (tc, test_shared_engine_8_streams);
+  tcase_add_test (tc, test_shared_engine_8_streams_rxgen);
   return s;
 }
 
