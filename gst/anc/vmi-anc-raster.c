@@ -8,34 +8,16 @@
 #include "vmi-anc.h"
 
 /* Word positions within a line of the interleaved C/Y stream */
-#define HANC_WORD 16            /* after EAV (8), LN (4), CRC (4) */
 #define CRC_WORD 12
 /* most words of one channel in a space: 720p23.98's HANC, 2833 */
 #define MAX_SPACE_WORDS 3072
 
 /* interleaved word range of a space: [first, end) */
-static void
+static inline void
 space_range (const St2022Format * fmt, VmiAncSpace space, guint * first,
     guint * end)
 {
-  guint act = fmt->line_words - fmt->width * 2;
-
-  if (fmt->sd) {
-    /* one multiplexed stream: HANC from the word after the 4-word EAV to
-     * the 4-word SAV, VANC the whole active area */
-    *first = space == VMI_ANC_HANC ? 4 : act;
-    *end = space == VMI_ANC_HANC ? act - 4 : fmt->samples_per_line * 2;
-    return;
-  }
-  if (space == VMI_ANC_HANC) {
-    *first = HANC_WORD;
-    /* SAV, and before it the blank pair a line of an odd number of
-     * samples has only in memory (st2022_raster_to_wire() drops it) */
-    *end = act - 8 - (fmt->line_words - fmt->samples_per_line * 2);
-  } else {
-    *first = act;
-    *end = fmt->line_words;
-  }
+  st2022_format_anc_space (fmt, space == VMI_ANC_VANC, first, end);
 }
 
 guint

@@ -600,6 +600,9 @@ struct _GstSt2022AncRx
   /* receive thread */
   guint8 *side[RX_SIDE_BUFFERS];
   gsize side_size[RX_SIDE_BUFFERS];
+  /* per side buffer: the St2022Target.blank_dirty map and its format */
+  guint32 *side_dirty[RX_SIDE_BUFFERS];
+  const St2022Format *side_fmt[RX_SIDE_BUFFERS];
   VmiAncAudioRx *arx;
   const St2022Format *fmt;
   gboolean have_frcount;
@@ -700,8 +703,10 @@ gst_st2022_anc_rx_free (GstSt2022AncRx * rx)
 
   if (rx == NULL)
     return;
-  for (i = 0; i < RX_SIDE_BUFFERS; i++)
+  for (i = 0; i < RX_SIDE_BUFFERS; i++) {
     g_free (rx->side[i]);
+    g_free (rx->side_dirty[i]);
+  }
   vmi_anc_audio_rx_free (rx->arx);
   g_free (rx->samples);
   g_mutex_clear (&rx->lock);
@@ -749,17 +754,47 @@ gst_st2022_anc_rx_reset (GstSt2022AncRx * rx, gboolean remove_pads)
   }
 }
 
+/* Whether the depacketizer may leave a side buffer's blank fill standing
+ * (St2022Target.blank_dirty): yes unless VMI_RX_BLANK=copy, which keeps
+ * every non-picture byte copied, for the benchmarks' A/B runs */
+static gboolean
+rx_blank_skip (void)
+{
+  static gsize once;
+  static gboolean skip;
+
+  if (g_once_init_enter (&once)) {
+    skip = g_strcmp0 (g_getenv ("VMI_RX_BLANK"), "copy") != 0;
+    g_once_init_leave (&once, 1);
+  }
+  return skip;
+}
+
 guint8 *
 gst_st2022_anc_rx_side_buffer (GstSt2022AncRx * rx, guint slot,
-    const St2022Format * fmt)
+    const St2022Format * fmt, guint32 ** dirty)
 {
+  *dirty = NULL;
   if (slot >= RX_SIDE_BUFFERS)
     return NULL;
   if (rx->side_size[slot] < fmt->frame_bytes) {
     g_free (rx->side[slot]);
     rx->side[slot] = g_malloc0 (fmt->frame_bytes);
     rx->side_size[slot] = fmt->frame_bytes;
+    rx->side_fmt[slot] = NULL;
   }
+  if (rx->side_fmt[slot] != fmt) {
+    gsize words = (fmt->datagrams_per_frame + 31) / 32;
+
+    /* nothing known of what the buffer holds in the new layout: every
+     * datagram's blanking is copied once */
+    g_free (rx->side_dirty[slot]);
+    rx->side_dirty[slot] = g_malloc (words * sizeof (guint32));
+    memset (rx->side_dirty[slot], 0xff, words * sizeof (guint32));
+    rx->side_fmt[slot] = fmt;
+  }
+  if (rx_blank_skip ())
+    *dirty = rx->side_dirty[slot];
   return rx->side[slot];
 }
 

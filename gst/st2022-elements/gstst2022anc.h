@@ -61,9 +61,10 @@ GstPadTemplate *gst_st2022_anc_rx_audio_template (void);
 /* start / stop: forget the stream; stop also removes the audio pad */
 void gst_st2022_anc_rx_reset (GstSt2022AncRx * rx, gboolean remove_pads);
 /* A side buffer for the blanking of a UYVP target (>= frame_bytes), one
- * per slot; NULL if ancillary data is off */
+ * per slot, and in @dirty its St2022Target.blank_dirty map (NULL: copy
+ * all); NULL if ancillary data is off */
 guint8 *gst_st2022_anc_rx_side_buffer (GstSt2022AncRx * rx, guint slot,
-    const St2022Format * fmt);
+    const St2022Format * fmt, guint32 ** dirty);
 /* receive thread, frame end: read the ANC of @raster (a full raster or the
  * side buffer), attach GstVideoTimeCodeMeta / GstVideoCaptionMeta to
  * @video and keep the frame's audio with it */

@@ -369,7 +369,7 @@ on_frame_begin (gpointer user_data, const St2022Format * fmt,
       ST2022_PIXEL_UYVP);
   /* the blanking (ANC) goes to a side buffer, the picture stays one copy */
   target->blank = gst_st2022_anc_rx_side_buffer (self->anc,
-      slot - self->slots, fmt);
+      slot - self->slots, fmt, &target->blank_dirty);
   target->blank_size = target->blank ? fmt->frame_bytes : 0;
   self->in_progress++;
   return TRUE;

@@ -59,6 +59,12 @@ struct _St2022Depacketizer
    * byte: the next datagram begins in it or the next line */
   guint span_line;
   gsize span_line_start;
+  /* targets with a blank_dirty map: the byte ranges [b0, b1) of a
+   * line's HANC and VANC spaces (whole 5-byte groups from the start of
+   * a line), and blank fill from a group's first byte on, long enough to
+   * compare a payload at any phase */
+  guint hanc_b0, hanc_b1, vanc_b0, vanc_b1;
+  guint8 fill[ST2022_PAYLOAD_SIZE + 8];
 
   /* sequence extension, relative to the highest seq seen */
   gboolean have_seq;
@@ -106,6 +112,11 @@ struct _St2022Depacketizer
 
 #define BIT_TEST(m, i) ((m)[(i) >> 5] & (1u << ((i) & 31)))
 #define BIT_SET(m, i) ((m)[(i) >> 5] |= (1u << ((i) & 31)))
+#define BIT_CLEAR(m, i) ((m)[(i) >> 5] &= ~(1u << ((i) & 31)))
+
+/* blank fill, C 0x200 and Y 0x040, 4 words packed MSB first (the same
+ * bytes for SD's multiplexed Cb Y Cr Y) */
+static const guint8 blank_group[5] = { 0x80, 0x04, 0x08, 0x00, 0x40 };
 
 /* Frame number and index of the datagram @rel (>= 0) datagrams after the
  * anchor: rel / n and rel % n, from the frame mapped last when @rel lies
@@ -362,6 +373,20 @@ set_format (St2022Depacketizer * d, const St2022Format * fmt)
   }
   d->span_line = 1;
   d->span_line_start = 0;
+  {
+    guint first, end, i;
+
+    /* every space starts on a 4-word group; its end is rounded up to
+     * whole bytes (comparing a bit of SAV too only ever costs a copy) */
+    st2022_format_anc_space (fmt, FALSE, &first, &end);
+    d->hanc_b0 = first / 4 * 5;
+    d->hanc_b1 = (end * 10 + 7) / 8;
+    st2022_format_anc_space (fmt, TRUE, &first, &end);
+    d->vanc_b0 = first / 4 * 5;
+    d->vanc_b1 = (end * 10 + 7) / 8;
+    for (i = 0; i < sizeof (d->fill); i++)
+      d->fill[i] = blank_group[i % 5];
+  }
   if (!d->slot[0].received || !d->slot[1].received
       || !d->done_map || !d->missing || !d->slot[0].edge || !d->slot[1].edge
       || (fmt->half_byte_lines && (!d->slot[0].wire || !d->slot[1].wire))) {
@@ -469,8 +494,47 @@ datagram_spans (St2022Depacketizer * d, guint idx, St2022Span spans[2],
       d->span_line_start, spans, src);
 }
 
+/* Whether the bytes [s, e) of the line starting at raster byte @ls, of
+ * them those the payload (raster bytes [b0, b1)) carries, are blank fill */
+static inline gboolean
+range_blank (St2022Depacketizer * d, const guint8 * payload, gsize b0,
+    gsize b1, gsize ls, gsize s, gsize e)
+{
+  s = MAX (s, b0);
+  e = MIN (e, b1);
+  /* lines start on a 5-byte group: the fill's phase is the offset's */
+  return s >= e || memcmp (payload + (s - b0), d->fill + (s - ls) % 5,
+      e - s) == 0;
+}
+
+/* Whether datagram @idx carries only blank fill in the ancillary data
+ * spaces it crosses (at most two lines: a datagram is shorter than a
+ * line); datagram_spans() has found its first line */
+static gboolean
+spaces_blank (St2022Depacketizer * d, guint idx, const guint8 * payload,
+    guint len)
+{
+  const St2022Format *fmt = d->fmt;
+  gsize b0 = (gsize) idx * ST2022_PAYLOAD_SIZE, b1 = b0 + len;
+  gsize ls = d->span_line_start;
+  guint line = d->span_line;
+
+  for (; line <= fmt->total_lines && ls < b1; line++, ls += fmt->line_bytes) {
+    if (!range_blank (d, payload, b0, b1, ls, ls + d->hanc_b0,
+            ls + d->hanc_b1))
+      return FALSE;
+    if (st2022_format_line_to_row (fmt, line) < 0
+        && !range_blank (d, payload, b0, b1, ls, ls + d->vanc_b0,
+            ls + d->vanc_b1))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* With a blanking buffer, the rest of datagram @idx (what lies between
- * its @n picture spans) into it */
+ * its @n picture spans) into it: not at all where the target's
+ * blank_dirty map lets the buffer's blank fill stand (most datagrams of
+ * a stream without ancillary data) */
 static void
 copy_blank (St2022Depacketizer * d, const St2022Target * t, guint idx,
     const guint8 * payload, const St2022Span * spans, const guint * src,
@@ -483,6 +547,16 @@ copy_blank (St2022Depacketizer * d, const St2022Target * t, guint idx,
 
   if (t->blank == NULL)
     return;
+  if (t->blank_dirty) {
+    if (spaces_blank (d, idx, payload, end)) {
+      if (!BIT_TEST (t->blank_dirty, idx))
+        return;
+      /* copied once more, the spaces there hold blank fill again */
+      BIT_CLEAR (t->blank_dirty, idx);
+    } else {
+      BIT_SET (t->blank_dirty, idx);
+    }
+  }
   for (k = 0; k <= n; k++) {
     guint stop = k < n ? src[k] : end;
 

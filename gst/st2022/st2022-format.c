@@ -256,6 +256,27 @@ st2022_format_line_to_row (const St2022Format * fmt, guint line)
   return -1;
 }
 
+void
+st2022_format_anc_space (const St2022Format * fmt, gboolean vanc,
+    guint * first, guint * end)
+{
+  guint act = fmt->line_words - fmt->width * 2;
+
+  if (fmt->sd) {
+    *first = vanc ? act : 4;
+    *end = vanc ? fmt->samples_per_line * 2 : act - 4;
+  } else if (!vanc) {
+    /* after EAV (8), LN (4), CRC (4); before SAV, and before the blank
+     * pair a line of an odd number of samples has only in memory
+     * (st2022_raster_to_wire() drops it) */
+    *first = 16;
+    *end = act - 8 - (fmt->line_words - fmt->samples_per_line * 2);
+  } else {
+    *first = act;
+    *end = fmt->line_words;
+  }
+}
+
 guint
 st2022_format_row_to_line (const St2022Format * fmt, guint row)
 {

@@ -222,6 +222,13 @@ guint st2022_format_line_flags (const St2022Format * fmt, guint line);
 gint st2022_format_line_to_row (const St2022Format * fmt, guint line);
 /* Raster line (1-based) of a picture row, or 0 if out of range */
 guint st2022_format_row_to_line (const St2022Format * fmt, guint row);
+/* The ancillary data spaces of every line as interleaved word ranges
+ * [*first, *end) of a line in memory: HANC (@vanc FALSE; after EAV, LN
+ * and CRC, up to SAV, as ST 291-1 places it) and VANC (@vanc TRUE: the
+ * active area, used on vertical blanking lines).  SD: the one multiplexed
+ * stream, HANC between its 4-word EAV and SAV. */
+void st2022_format_anc_space (const St2022Format * fmt, gboolean vanc,
+    guint * first, guint * end);
 
 /* ------------------------------------------------------------------------ */
 /* SDI word helpers                                                         */
@@ -541,6 +548,16 @@ typedef struct
    * the picture */
   guint8 *blank;
   gsize blank_size;
+  /* with @blank, optional (NULL: every non-picture byte is copied): one
+   * bit per datagram (bit i%32 of word i/32), kept by the caller with
+   * @blank across frames, all set for a new buffer or a new format.  A
+   * clear bit says @blank's ancillary data spaces
+   * (st2022_format_anc_space()) in that datagram's bytes hold blank fill
+   * (C 0x200, Y 0x040); a datagram whose spaces carry blank fill then
+   * is not copied into @blank at all (its TRS, LN and CRC words there
+   * are left as they were), which spares the cold side buffer most of
+   * its writes: only an ancillary data reader may rely on @blank then. */
+  guint32 *blank_dirty;
 } St2022Target;
 
 /**

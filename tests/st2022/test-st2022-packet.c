@@ -44,6 +44,7 @@ typedef struct
   GPtrArray *formats;           /* format_changed new formats */
   const St2022Format *fmt;      /* current allocation */
   guint8 *blank;                /* optional blanking buffer (frame_bytes) */
+  guint32 *dirty;               /* optional St2022Target.blank_dirty */
 } Ctx;
 
 static gboolean
@@ -82,6 +83,7 @@ cb_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
   if (c->blank) {
     t->blank = c->blank;
     t->blank_size = fmt->frame_bytes;
+    t->blank_dirty = c->dirty;
   }
   return TRUE;
 }
@@ -149,6 +151,7 @@ ctx_clear (Ctx * c)
   for (i = 0; i < N_BUFS; i++)
     g_free (c->buf[i]);
   g_free (c->blank);
+  g_free (c->dirty);
 }
 
 #define FRAME(c, i) (&g_array_index ((c)->frames, FrameRec, (i)))
@@ -1541,6 +1544,118 @@ GST_START_TEST (test_no_vts_and_bad_target)
 
 GST_END_TEST;
 
+/* bytes of @a and @b that differ in the ancillary data spaces (whole
+ * bytes of their words) of every line */
+static guint
+spaces_differ (const St2022Format * f, const guint8 * a, const guint8 * b)
+{
+  guint line, v, bad = 0;
+
+  for (line = 1; line <= f->total_lines; line++) {
+    gsize ls = (gsize) (line - 1) * f->line_bytes;
+
+    for (v = 0; v < 2; v++) {
+      guint first, end;
+      gsize x;
+
+      if (v && st2022_format_line_to_row (f, line) >= 0)
+        continue;
+      st2022_format_anc_space (f, v, &first, &end);
+      for (x = ls + first / 4 * 5; x < ls + end * 10 / 8; x++)
+        bad += a[x] != b[x];
+    }
+  }
+  return bad;
+}
+
+/* A blanking buffer with a blank_dirty map: after every frame its
+ * ancillary data spaces hold the frame's, whether the frame carries data
+ * there or blank fill after one that did; a datagram with blank fill in
+ * its spaces, over spaces that hold blank fill already, is not copied at
+ * all (the TRS words poisoned in the buffer stay) */
+GST_START_TEST (test_blank_dirty)
+{
+  guint fi;
+
+  for (fi = 0; fi < st2022_format_count (); fi++) {
+    const St2022Format *f = st2022_format_get (fi);
+    guint N = f->datagrams_per_frame, i, k, line, sp0, sp1;
+    guint mark_line = f->active_first[0] + 5;
+    St2022RasterWriter *w;
+    St2022Packetizer *p;
+    guint8 *uyvp, *r[2];
+    /* A (data in three spaces), B (blank fill), B, A, B */
+    static const guint order[] = { 0, 1, 1, 0, 1 };
+    guint8 *seq[G_N_ELEMENTS (order)];
+    gsize ls;
+    Dg *dgs;
+    Ctx c;
+    St2022Depacketizer *d;
+
+    if (f->half_byte_lines)
+      continue;                 /* assembled whole in the buffer instead */
+    w = st2022_raster_writer_new (f);
+    p = st2022_packetizer_new (f, NULL);
+    uyvp = make_raster (f, 77 + fi);
+    r[1] = g_malloc (f->frame_bytes);
+    fail_unless_equals_int (st2022_raster_writer_write (w, r[1],
+            f->frame_bytes, ST2022_PIXEL_UYVP, uyvp, f->active_bytes),
+        ST2022_OK);
+    r[0] = g_memdup2 (r[1], f->frame_bytes);
+    /* a HANC's first and last byte, a vertical blanking line's VANC */
+    ls = (gsize) (mark_line - 1) * f->line_bytes;
+    st2022_format_anc_space (f, FALSE, &sp0, &sp1);
+    r[0][ls + sp0 / 4 * 5] ^= 0x12;
+    r[0][ls + sp1 * 10 / 8 - 1] ^= 0x34;
+    fail_unless (st2022_format_line_to_row (f, 2) < 0, "%s", f->name);
+    st2022_format_anc_space (f, TRUE, &sp0, &sp1);
+    r[0][f->line_bytes + sp0 / 4 * 5 + 100] ^= 0x56;
+    for (i = 0; i < G_N_ELEMENTS (order); i++)
+      seq[i] = r[order[i]];
+    fail_unless (spaces_differ (f, r[0], r[1]) == 3, "%s", f->name);
+
+    ctx_init (&c, ST2022_TARGET_UYVP);
+    c.blank = g_malloc0 (f->frame_bytes);
+    c.dirty = g_malloc ((N + 31) / 32 * 4);
+    memset (c.dirty, 0xff, (N + 31) / 32 * 4);
+    d = st2022_depacketizer_new (&callbacks, &c);
+    dgs = packetize (p, f, seq, G_N_ELEMENTS (order), 1000);
+    for (i = 0; i < G_N_ELEMENTS (order); i++) {
+      if (i == 2) {
+        /* every datagram's spaces now hold blank fill in the buffer */
+        for (line = 1; line <= f->total_lines; line++)
+          memset (c.blank + (gsize) (line - 1) * f->line_bytes, 0x55, 5);
+      }
+      for (k = 0; k < N; k++)
+        push (d, &dgs[(gsize) i * N + k]);
+      fail_unless_equals_int (c.frames->len, i + 1);
+      fail_unless (spaces_differ (f, c.blank, seq[i]) == 0,
+          "%s frame %u", f->name, i);
+      if (i == 2) {
+        guint copied = 0;
+
+        for (line = 1; line <= f->total_lines; line++)
+          copied += c.blank[(gsize) (line - 1) * f->line_bytes] != 0x55;
+        fail_unless (copied == 0, "%s: %u lines copied", f->name, copied);
+      }
+    }
+    /* the map tells which datagrams carry data in their spaces */
+    for (k = 0; k < N; k++)
+      fail_if (map_bit (c.dirty, k), "%s datagram %u", f->name, k);
+
+    st2022_depacketizer_free (d);
+    ctx_clear (&c);
+    g_free (dgs);
+    g_free (uyvp);
+    g_free (r[0]);
+    g_free (r[1]);
+    st2022_packetizer_free (p);
+    st2022_raster_writer_free (w);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 st2022_packet_suite (void)
 {
@@ -1564,6 +1679,7 @@ st2022_packet_suite (void)
   tcase_add_test (tc, test_chaos);
   tcase_add_test (tc, test_no_vts_and_bad_target);
   tcase_add_test (tc, test_fuzz_mutations);
+  tcase_add_test (tc, test_blank_dirty);
   return s;
 }
 
