@@ -43,8 +43,14 @@ typedef struct
 
 typedef struct
 {
-  guint64 run_ns, wait_ns, nonvol;
+  guint64 run_ns, wait_ns, nonvol, vol;
 } ThreadFigures;
+
+/* the measurement is cut in slices of this; a late frame is put down to
+ * what happened to the engine's CPU in its slice or the one before (a
+ * frame is counted late when its last run leaves, up to a frame period
+ * after the run that was late) */
+#define SLICE_US 50000
 
 static guint64
 stat_u64 (const GstStructure * st, const gchar * name)
@@ -143,6 +149,7 @@ thread_figures (gint cpu, ThreadFigures * f, guint64 * others)
         sscanf (ss, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &f->run_ns,
             &f->wait_ns);
       f->nonvol = status_field (tid, "nonvoluntary_ctxt_switches:");
+      f->vol = status_field (tid, "\nvoluntary_ctxt_switches:");
       found = TRUE;
       g_free (ss);
     } else if (comm) {
@@ -155,6 +162,92 @@ thread_figures (gint cpu, ThreadFigures * f, guint64 * others)
   return found;
 }
 
+/* Steal time (ns) of @cpu so far: the hypervisor ran another guest
+ * while this vCPU had work (/proc/stat "cpuN", 8th value, USER_HZ ticks) */
+static guint64
+steal_ns (gint cpu)
+{
+  gchar *stat = NULL, *key = g_strdup_printf ("\ncpu%d ", cpu);
+  const gchar *at;
+  guint64 v[8] = { 0 };
+
+  g_file_get_contents ("/proc/stat", &stat, NULL, NULL);
+  at = stat ? strstr (stat, key) : NULL;
+  if (at)
+    sscanf (at + strlen (key), "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+        " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+        " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  g_free (key);
+  g_free (stat);
+  return v[7] * (1000000000 / sysconf (_SC_CLK_TCK));
+}
+
+typedef struct
+{
+  /* engine-frames-late put down to: steal on the engine's CPU, the
+   * thread waiting for its CPU in the guest (run queue), or neither: the
+   * engine's own */
+  guint64 late_steal, late_runq, late_own;
+  guint64 steal;                /* ns over the measurement */
+} Blame;
+
+/* Watches @secs seconds in slices: each slice whose engine-frames-late
+ * grew is printed (when, how many, the steal and run-queue wait of that
+ * slice and the one before) and its late frames blamed */
+static void
+watch (GstElement ** sinks, guint n, gint cpu, guint secs, Blame * b)
+{
+  guint slices = secs * (G_USEC_PER_SEC / SLICE_US), k;
+  guint64 prev_steal_d = 0, prev_wait_d = 0, steal0, steal, last_late;
+  ThreadFigures t, tw;
+  SinkFigures f;
+  guint64 others;
+  gint64 t0 = g_get_monotonic_time ();
+
+  memset (b, 0, sizeof (*b));
+  steal0 = steal = steal_ns (cpu);
+  thread_figures (cpu, &tw, &others);
+  sink_figures (sinks, n, &f);
+  last_late = f.late;
+  for (k = 1; k <= slices; k++) {
+    gint64 wake = t0 + (gint64) k * SLICE_US - g_get_monotonic_time ();
+    guint64 st, sd, wd, late;
+
+    if (wake > 0)
+      g_usleep (wake);
+    st = steal_ns (cpu);
+    thread_figures (cpu, &t, &others);
+    sink_figures (sinks, n, &f);
+    sd = st - steal;
+    wd = t.wait_ns - tw.wait_ns;
+    late = f.late - last_late;
+    if (late) {
+      /* any steal, or a run-queue wait as long as the 5 % a run may be
+       * late (834 us at 59.94 Hz) */
+      const gchar *why = sd + prev_steal_d > 0 ? "vm-steal" :
+          wd + prev_wait_d >= 834000 ? "run-queue" : "engine";
+
+      if (sd + prev_steal_d > 0)
+        b->late_steal += late;
+      else if (wd + prev_wait_d >= 834000)
+        b->late_runq += late;
+      else
+        b->late_own += late;
+      printf ("tx-shared-late t=%.2fs frames=%" G_GUINT64_FORMAT
+          " steal_ms=%.1f runq_wait_ms=%.2f cause=%s\n",
+          (g_get_monotonic_time () - t0) / 1e6, late,
+          (sd + prev_steal_d) / 1e6, (wd + prev_wait_d) / 1e6, why);
+    }
+    prev_steal_d = sd;
+    prev_wait_d = wd;
+    steal = st;
+    tw = t;
+    last_late = f.late;
+  }
+  b->steal = steal - steal0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,6 +257,7 @@ main (int argc, char **argv)
   GstPad *pad;
   SinkFigures s0, s1;
   ThreadFigures t0, t1;
+  Blame blame;
   guint64 o0, o1;
   gint64 w0, w1;
   guint n, i, secs;
@@ -218,7 +312,7 @@ main (int argc, char **argv)
     return 1;
   }
   w0 = g_get_monotonic_time ();
-  g_usleep (secs * G_USEC_PER_SEC);
+  watch (sinks, n, cpu, secs, &blame);
   sink_figures (sinks, n, &s1);
   thread_figures (cpu, &t1, &o1);
   w1 = g_get_monotonic_time ();
@@ -251,12 +345,17 @@ main (int argc, char **argv)
         G_GUINT64_FORMAT " behind=%" G_GUINT64_FORMAT " element_late=%"
         G_GUINT64_FORMAT " late_max_ms=%.2f thread_cpu=%.0f%% "
         "thread_wait_ms=%.1f thread_preempted=%" G_GUINT64_FORMAT
-        " writers_on_tx_cpu_ms=%.0f caps=%s\n", n, s1.frames - s0.frames,
+        " writers_on_tx_cpu_ms=%.0f thread_wakeups_per_s=%.0f steal_ms=%.0f"
+        " late_vm_steal=%" G_GUINT64_FORMAT " late_run_queue=%"
+        G_GUINT64_FORMAT " late_engine=%" G_GUINT64_FORMAT " caps=%s\n", n,
+        s1.frames - s0.frames,
         s1.late - s0.late, s1.behind - s0.behind,
         s1.element_late - s0.element_late, s1.late_max / 1e6,
         100.0 * (t1.run_ns - t0.run_ns) / ((w1 - w0) * 1e3),
         (t1.wait_ns - t0.wait_ns) / 1e6, t1.nonvol - t0.nonvol,
-        (o1 > o0 ? o1 - o0 : 0) / 1e6, caps_s);
+        (o1 > o0 ? o1 - o0 : 0) / 1e6,
+        (t1.vol - t0.vol) / ((w1 - w0) / 1e6), blame.steal / 1e6,
+        blame.late_steal, blame.late_runq, blame.late_own, caps_s);
   g_free (caps_s);
   if (caps)
     gst_caps_unref (caps);

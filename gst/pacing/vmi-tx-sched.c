@@ -216,6 +216,37 @@ vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent, gint64 now)
   return FALSE;
 }
 
+guint
+vmi_tx_sched_pass (VmiTxSched * s, gint64 now, gint64 window,
+    guint max_runs, const VmiTxSchedOps * ops, gpointer user,
+    gboolean * full)
+{
+  gint64 horizon = now + MAX (window, 0);
+  guint runs = 0;
+  VmiTxRun run;
+
+  *full = FALSE;
+  while (runs < max_runs && vmi_tx_sched_peek (s, &run)
+      && run.deadline <= horizon) {
+    gint64 at = ops->now (user);
+    gint rc = ops->send (user, &run);
+
+    runs++;
+    if (rc == 0) {
+      /* the rest of the run stays due */
+      *full = TRUE;
+      break;
+    }
+    if (rc < 0) {
+      vmi_tx_sched_cancel (s, run.id);
+      ops->done (user, run.id, FALSE);
+    } else if (vmi_tx_sched_sent (s, run.id, (guint) rc, at)) {
+      ops->done (user, run.id, TRUE);
+    }
+  }
+  return runs;
+}
+
 void
 vmi_tx_sched_get_stats (const VmiTxSched * s, guint id,
     VmiTxSchedStats * stats)

@@ -5,7 +5,11 @@
  * datagram. Checked exactly: the order of runs across 2 to 8 streams of
  * different rates and phases, each stream's runs on its own pacing
  * instants, datagram and frame counts, streams joining and leaving, short
- * sends, lateness, and the heap against a linear scan.
+ * sends, lateness, and the heap against a linear scan. Batched passes
+ * (vmi_tx_sched_pass()) are driven by a simulated shared thread that
+ * sleeps until the first run when none is due within the window and
+ * wakes a fixed latency late: the exact send order and times, the
+ * wake-ups saved, and lateness still counted.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -760,6 +764,236 @@ test_heap_random (void)
   g_rand_free (rand);
 }
 
+/* ---- batched passes ---- */
+
+/* A simulated shared thread (vmi-tx-shared.c's loop): @cost ns per
+ * datagram, woken @wake_lat ns after the instant it slept until */
+typedef struct
+{
+  VmiTxSched *s;
+  gint64 clock, cost, wake_lat;
+  GArray *log;
+  guint wakeups, passes;
+  /* send fails for this stream (-1: none); send finds the queue full
+   * once at this call (0: never) */
+  gint fail_id;
+  guint full_at, calls;
+  guint done[VMI_TX_SCHED_MAX_STREAMS], failed[VMI_TX_SCHED_MAX_STREAMS];
+} Sim;
+
+static gint64
+sim_now (gpointer user)
+{
+  return ((Sim *) user)->clock;
+}
+
+static gint
+sim_send (gpointer user, const VmiTxRun * run)
+{
+  Sim *m = user;
+  Sent e = { run->id, run->first, run->count, run->deadline, m->clock };
+
+  if (++m->calls == m->full_at)
+    return 0;
+  if ((gint) run->id == m->fail_id)
+    return -1;
+  g_array_append_val (m->log, e);
+  m->clock += m->cost * run->count;
+  return (gint) run->count;
+}
+
+static void
+sim_done (gpointer user, guint id, gboolean complete)
+{
+  Sim *m = user;
+
+  if (complete)
+    m->done[id]++;
+  else
+    m->failed[id]++;
+}
+
+static const VmiTxSchedOps sim_ops = { sim_now, sim_send, sim_done };
+
+static void
+sim_run (Sim * m, gint64 window)
+{
+  VmiTxRun r;
+  gboolean full;
+
+  while (vmi_tx_sched_peek (m->s, &r)) {
+    if (r.deadline - m->clock > window) {
+      m->clock = r.deadline + m->wake_lat;
+      m->wakeups++;
+      continue;
+    }
+    m->passes++;
+    vmi_tx_sched_pass (m->s, m->clock, window, 64, &sim_ops, m, &full);
+  }
+}
+
+/* 5 streams of 1080p59.94 starting 0, 3, 11, 30 and 50 us apart, one
+ * frame each, a thread woken 15 us late, 100 ns a datagram, the 20 us
+ * window: each of the 173 runs of a frame is one wake-up for the streams
+ * at 0, 3, 11 and 30 us (the one at 30 us leaving early, within the
+ * window) and one for the stream at 50 us: 346 wake-ups, where without
+ * the window the one at 30 us needs one more (519: the runs at 3 and
+ * 11 us are already due when the thread wakes 15 us late); every send at
+ * its exact instant, every stream on its pacing instants within the
+ * window and the wake-up latency. */
+static void
+test_batched_exact (void)
+{
+  static const gint64 phase[] = { 0, 3000, 11000, 50000, 30000 };
+  /* the order of a pass: by deadline */
+  static const guint order[] = { 0, 1, 2, 4, 3 };
+  VmiTxSched s;
+  Sim m = { &s, -1000000, 100, 15000, NULL, 0, 0, -1, 0, 0 };
+  guint i, k, at_i = 0;
+  gint64 late_max[5] = { 0 };
+
+  m.log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  for (i = 0; i < 5; i++)
+    g_assert_true (vmi_tx_sched_begin_frame (&s, i, phase[i], P5994, N1080,
+            TRUE, IN_TIME (phase[i])));
+  sim_run (&m, VMI_TX_SCHED_WINDOW_NS);
+  g_assert_cmpuint (m.wakeups, ==, 2 * 173);
+  g_assert_cmpuint (m.passes, ==, 2 * 173);
+  g_assert_cmpuint (m.log->len, ==, 5 * 173);
+  for (k = 0; k < 173; k++) {
+    gint64 d = (gint64) (P5994 * k * 26 / N1080);
+    guint count = k < 172 ? 26 : 25;
+    /* the first pass wakes for stream 0, the second for stream 3 */
+    gint64 at = d + 15000;
+
+    for (i = 0; i < 5; i++) {
+      Sent *e = &g_array_index (m.log, Sent, at_i++);
+      guint id = order[i];
+
+      if (id == 3)
+        at = d + 50000 + 15000;
+      g_assert_cmpuint (e->id, ==, id);
+      g_assert_cmpuint (e->first, ==, k * 26);
+      g_assert_cmpuint (e->count, ==, count);
+      g_assert_cmpint (e->deadline, ==, phase[id] + d);
+      g_assert_cmpint (e->at, ==, at);
+      /* early by the window at most, late by the wake-up and the pass */
+      g_assert_cmpint (e->at - e->deadline, >=, -VMI_TX_SCHED_WINDOW_NS);
+      g_assert_cmpint (e->at - e->deadline, <=, 15000 + 4 * 26 * 100);
+      late_max[id] = MAX (late_max[id], e->at - e->deadline);
+      at += 100 * count;
+    }
+  }
+  for (i = 0; i < 5; i++) {
+    VmiTxSchedStats st;
+
+    vmi_tx_sched_get_stats (&s, i, &st);
+    g_assert_cmpuint (m.done[i], ==, 1);
+    g_assert_cmpuint (st.frames, ==, 1);
+    g_assert_cmpuint (st.datagrams, ==, N1080);
+    g_assert_cmpuint (st.runs, ==, 173);
+    g_assert_cmpuint (st.frames_late, ==, 0);
+    g_assert_cmpint (st.late_max, ==, late_max[i]);
+  }
+  /* stream 0 and 3 wake the thread: 15 us; 1 and 2 after 1 and 2 runs of
+   * the pass; 4 (at 30 us) leaves 7.2 us early: never late */
+  g_assert_cmpint (late_max[0], ==, 15000);
+  g_assert_cmpint (late_max[1], ==, 15000 + 2600 - 3000);
+  g_assert_cmpint (late_max[2], ==, 15000 + 5200 - 11000);
+  g_assert_cmpint (late_max[3], ==, 15000);
+  g_assert_cmpint (late_max[4], ==, 0);
+
+  /* the same without a window */
+  g_array_set_size (m.log, 0);
+  m.clock = -1000000;
+  m.wakeups = m.passes = 0;
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  for (i = 0; i < 5; i++)
+    g_assert_true (vmi_tx_sched_begin_frame (&s, i, phase[i], P5994, N1080,
+            TRUE, IN_TIME (phase[i])));
+  sim_run (&m, 0);
+  g_assert_cmpuint (m.wakeups, ==, 3 * 173);
+  g_assert_cmpuint (m.log->len, ==, 5 * 173);
+  g_array_free (m.log, TRUE);
+}
+
+/* The window hides no lateness: a thread woken 900 us late (more than
+ * the 834 us of 5 %) sends the stream's late run first, and the frame is
+ * late with late-max 900 us exactly, as without a window */
+static void
+test_batched_late (void)
+{
+  VmiTxSched s;
+  Sim m = { &s, 0, 100, 900000, NULL, 0, 0, -1, 0, 0 };
+  gint64 window[] = { VMI_TX_SCHED_WINDOW_NS, 0 };
+  guint w;
+
+  m.log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  for (w = 0; w < G_N_ELEMENTS (window); w++) {
+    VmiTxSchedStats st;
+
+    m.clock = -1000000;
+    vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+    g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE,
+            IN_TIME (0)));
+    sim_run (&m, window[w]);
+    vmi_tx_sched_get_stats (&s, 0, &st);
+    g_assert_cmpuint (st.frames, ==, 1);
+    g_assert_cmpuint (st.frames_late, ==, 1);
+    g_assert_cmpint (st.late_max, ==, 900000);
+    g_assert_cmpuint (st.datagrams, ==, N1080);
+  }
+  g_array_free (m.log, TRUE);
+}
+
+/* A failed send ends that stream's frame (done, not complete) and the
+ * pass goes on with the others; a full queue ends the pass with the run
+ * still due */
+static void
+test_batched_errors (void)
+{
+  VmiTxSched s;
+  Sim m = { &s, 0, 100, 0, NULL, 0, 0, 1, 2, 0 };
+  VmiTxRun r;
+  gboolean full;
+  guint runs;
+
+  m.log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE,
+          IN_TIME (0)));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 1000, P5994, N1080, TRUE,
+          IN_TIME (1000)));
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 2, 2000, P5994, N1080, TRUE,
+          IN_TIME (2000)));
+  /* call 1: stream 0 sent; call 2: full */
+  runs = vmi_tx_sched_pass (&s, 0, VMI_TX_SCHED_WINDOW_NS, 64, &sim_ops, &m,
+      &full);
+  g_assert_cmpuint (runs, ==, 2);
+  g_assert_true (full);
+  g_assert_cmpuint (m.log->len, ==, 1);
+  g_assert_true (vmi_tx_sched_peek (&s, &r));
+  g_assert_cmpuint (r.id, ==, 1);
+  g_assert_cmpuint (r.first, ==, 0);
+  /* call 3: stream 1 fails, call 4: stream 2 sent; stream 0's next run is
+   * 96 us away, outside the window */
+  runs = vmi_tx_sched_pass (&s, 2600, VMI_TX_SCHED_WINDOW_NS, 64, &sim_ops,
+      &m, &full);
+  g_assert_cmpuint (runs, ==, 2);
+  g_assert_false (full);
+  g_assert_cmpuint (m.failed[1], ==, 1);
+  g_assert_false (vmi_tx_sched_busy (&s, 1));
+  g_assert_cmpuint (m.log->len, ==, 2);
+  g_assert_cmpuint (g_array_index (m.log, Sent, 1).id, ==, 2);
+  /* the pass's bound */
+  m.fail_id = -1;
+  runs = vmi_tx_sched_pass (&s, 10 * P5994, 0, 3, &sim_ops, &m, &full);
+  g_assert_cmpuint (runs, ==, 3);
+  g_assert_cmpuint (m.log->len, ==, 5);
+  g_array_free (m.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -776,5 +1010,8 @@ main (int argc, char **argv)
   g_test_add_func ("/tx-sched/short-send", test_short_send);
   g_test_add_func ("/tx-sched/join-leave", test_join_leave);
   g_test_add_func ("/tx-sched/heap-random", test_heap_random);
+  g_test_add_func ("/tx-sched/batched-exact", test_batched_exact);
+  g_test_add_func ("/tx-sched/batched-late", test_batched_late);
+  g_test_add_func ("/tx-sched/batched-errors", test_batched_errors);
   return g_test_run ();
 }
