@@ -27,8 +27,15 @@
  * Not a test: timings on a shared machine are noise (the caller prints
  * the load next to each line). */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <gst/gst.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -162,6 +169,83 @@ thread_figures (gint cpu, ThreadFigures * f, guint64 * others)
   return found;
 }
 
+/* The CPU probe: a thread on the engine's CPU at a real-time priority
+ * above the engine's (vmi-tx-engine.c: SCHED_FIFO 10) waking every
+ * PROBE_NS; the engine cannot delay it, so when it wakes late the CPU
+ * itself was away: the hypervisor ran something else (steal, counted by
+ * /proc/stat only in 10 ms ticks) or the kernel ran interrupts. Its
+ * lateness, sampled per slice, is what tells a VM stall from the
+ * engine's own. Costs the engine a wake-up of the probe per PROBE_NS. */
+#define PROBE_NS 1000000
+/* a probe this late saw a stall of the CPU: every stall of 1.3 ms or
+ * more is seen, one of the 834 us a run may be late at least half the
+ * time (a stall of L covers a probe instant by L - 1 ms to L) */
+#define PROBE_STALL_NS 300000
+
+typedef struct
+{
+  gint cpu;
+  gint quit;                    /* atomic */
+  gint64 late_max;              /* atomic: since the watcher last took it */
+  gboolean rt;
+  gint tid;                     /* atomic, 0 until it runs */
+} Probe;
+
+/* CPU time (ns) of thread @tid (its schedstat) */
+static guint64
+thread_run_ns (gint tid)
+{
+  gchar *name = g_strdup_printf ("%d", tid);
+  gchar *ss = tid ? task_file (name, "schedstat") : NULL;
+  guint64 ns = ss ? g_ascii_strtoull (ss, NULL, 10) : 0;
+
+  g_free (ss);
+  g_free (name);
+  return ns;
+}
+
+static gint64
+mono_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static gpointer
+probe_thread (gpointer data)
+{
+  Probe *p = data;
+  struct sched_param sp = {.sched_priority = 11 };
+  cpu_set_t set;
+  gint64 next;
+
+  g_atomic_int_set (&p->tid, (gint) gettid ());
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  CPU_ZERO (&set);
+  CPU_SET (p->cpu, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
+  p->rt = pthread_setschedparam (pthread_self (), SCHED_FIFO, &sp) == 0;
+  next = mono_ns () + PROBE_NS;
+  while (!g_atomic_int_get (&p->quit)) {
+    struct timespec ts = { next / 1000000000, next % 1000000000 };
+    gint64 late, old;
+
+    clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    late = mono_ns () - next;
+    old = __atomic_load_n (&p->late_max, __ATOMIC_RELAXED);
+    while (late > old && !__atomic_compare_exchange_n (&p->late_max, &old,
+            late, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    next += PROBE_NS;
+    /* after a stall: the next instant from now, not a burst of them */
+    if (next < mono_ns ())
+      next = mono_ns () + PROBE_NS;
+  }
+  return NULL;
+}
+
 /* Steal time (ns) of @cpu so far: the hypervisor ran another guest
  * while this vCPU had work (/proc/stat "cpuN", 8th value, USER_HZ ticks) */
 static guint64
@@ -185,21 +269,27 @@ steal_ns (gint cpu)
 
 typedef struct
 {
-  /* engine-frames-late put down to: steal on the engine's CPU, the
-   * thread waiting for its CPU in the guest (run queue), or neither: the
-   * engine's own */
-  guint64 late_steal, late_runq, late_own;
+  /* engine-frames-late put down to: the engine's CPU away (the probe
+   * late), the thread waiting for its CPU in the guest (run queue), or
+   * neither: the engine's own */
+  guint64 late_cpu, late_runq, late_own;
   guint64 steal;                /* ns over the measurement */
+  guint stalls;                 /* slices in which the probe saw a stall */
+  gint64 stall_max;             /* the probe's latest wake-up */
 } Blame;
 
 /* Watches @secs seconds in slices: each slice whose engine-frames-late
- * grew is printed (when, how many, the steal and run-queue wait of that
- * slice and the one before) and its late frames blamed */
+ * grew is printed (when, how many, what the probe, steal and run-queue
+ * wait saw in that slice and the one before) and its late frames
+ * blamed */
 static void
-watch (GstElement ** sinks, guint n, gint cpu, guint secs, Blame * b)
+watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
+    Blame * b)
 {
   guint slices = secs * (G_USEC_PER_SEC / SLICE_US), k;
   guint64 prev_steal_d = 0, prev_wait_d = 0, steal0, steal, last_late;
+  guint64 probe_run, probe_run0;
+  gint64 prev_probe = 0;
   ThreadFigures t, tw;
   SinkFigures f;
   guint64 others;
@@ -210,37 +300,54 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Blame * b)
   thread_figures (cpu, &tw, &others);
   sink_figures (sinks, n, &f);
   last_late = f.late;
+  __atomic_store_n (&p->late_max, 0, __ATOMIC_RELAXED);
+  probe_run0 = thread_run_ns (g_atomic_int_get (&p->tid));
   for (k = 1; k <= slices; k++) {
     gint64 wake = t0 + (gint64) k * SLICE_US - g_get_monotonic_time ();
     guint64 st, sd, wd, late;
+    gint64 probe;
 
     if (wake > 0)
       g_usleep (wake);
+    probe = __atomic_exchange_n (&p->late_max, 0, __ATOMIC_RELAXED);
     st = steal_ns (cpu);
     thread_figures (cpu, &t, &others);
     sink_figures (sinks, n, &f);
     sd = st - steal;
+    /* less the probe's own turns on the CPU */
+    probe_run = thread_run_ns (g_atomic_int_get (&p->tid));
     wd = t.wait_ns - tw.wait_ns;
+    wd -= MIN (wd, probe_run - probe_run0);
+    probe_run0 = probe_run;
     late = f.late - last_late;
+    b->stall_max = MAX (b->stall_max, probe);
+    if (probe >= PROBE_STALL_NS)
+      b->stalls++;
     if (late) {
-      /* any steal, or a run-queue wait as long as the 5 % a run may be
-       * late (834 us at 59.94 Hz) */
-      const gchar *why = sd + prev_steal_d > 0 ? "vm-steal" :
-          wd + prev_wait_d >= 834000 ? "run-queue" : "engine";
+      const gchar *why;
 
-      if (sd + prev_steal_d > 0)
-        b->late_steal += late;
-      else if (wd + prev_wait_d >= 834000)
+      /* the CPU away: nothing the engine did; a run-queue wait as long
+       * as the 5 % a run may be late (834 us at 59.94 Hz): the guest
+       * ran another thread of at least the engine's priority */
+      if (MAX (probe, prev_probe) >= PROBE_STALL_NS) {
+        why = "cpu-away";
+        b->late_cpu += late;
+      } else if (wd + prev_wait_d >= 834000) {
+        why = "run-queue";
         b->late_runq += late;
-      else
+      } else {
+        why = "engine";
         b->late_own += late;
+      }
       printf ("tx-shared-late t=%.2fs frames=%" G_GUINT64_FORMAT
-          " steal_ms=%.1f runq_wait_ms=%.2f cause=%s\n",
+          " probe_late_ms=%.2f steal_ms=%.0f runq_wait_ms=%.2f cause=%s\n",
           (g_get_monotonic_time () - t0) / 1e6, late,
-          (sd + prev_steal_d) / 1e6, (wd + prev_wait_d) / 1e6, why);
+          MAX (probe, prev_probe) / 1e6, (sd + prev_steal_d) / 1e6,
+          (wd + prev_wait_d) / 1e6, why);
     }
     prev_steal_d = sd;
     prev_wait_d = wd;
+    prev_probe = probe;
     steal = st;
     tw = t;
     last_late = f.late;
@@ -258,6 +365,8 @@ main (int argc, char **argv)
   SinkFigures s0, s1;
   ThreadFigures t0, t1;
   Blame blame;
+  Probe probe = { 0 };
+  GThread *probe_th;
   guint64 o0, o1;
   gint64 w0, w1;
   guint n, i, secs;
@@ -311,11 +420,17 @@ main (int argc, char **argv)
     g_printerr ("no shared transmit thread (vmi-tx-*)\n");
     return 1;
   }
+  probe.cpu = cpu;
+  probe_th = g_thread_new ("probe", probe_thread, &probe);
+  while (!g_atomic_int_get (&probe.tid))
+    g_usleep (1000);
   w0 = g_get_monotonic_time ();
-  watch (sinks, n, cpu, secs, &blame);
+  watch (sinks, n, cpu, secs, &probe, &blame);
   sink_figures (sinks, n, &s1);
   thread_figures (cpu, &t1, &o1);
   w1 = g_get_monotonic_time ();
+  g_atomic_int_set (&probe.quit, 1);
+  g_thread_join (probe_th);
 
   /* the streams run on until stopped: an error is all there is to see */
   for (i = 0; i < n; i++) {
@@ -346,8 +461,9 @@ main (int argc, char **argv)
         G_GUINT64_FORMAT " late_max_ms=%.2f thread_cpu=%.0f%% "
         "thread_wait_ms=%.1f thread_preempted=%" G_GUINT64_FORMAT
         " writers_on_tx_cpu_ms=%.0f thread_wakeups_per_s=%.0f steal_ms=%.0f"
-        " late_vm_steal=%" G_GUINT64_FORMAT " late_run_queue=%"
-        G_GUINT64_FORMAT " late_engine=%" G_GUINT64_FORMAT " caps=%s\n", n,
+        " cpu_stalls=%u cpu_stall_max_ms=%.2f late_cpu_away=%"
+        G_GUINT64_FORMAT " late_run_queue=%" G_GUINT64_FORMAT
+        " late_engine=%" G_GUINT64_FORMAT "%s caps=%s\n", n,
         s1.frames - s0.frames,
         s1.late - s0.late, s1.behind - s0.behind,
         s1.element_late - s0.element_late, s1.late_max / 1e6,
@@ -355,7 +471,9 @@ main (int argc, char **argv)
         (t1.wait_ns - t0.wait_ns) / 1e6, t1.nonvol - t0.nonvol,
         (o1 > o0 ? o1 - o0 : 0) / 1e6,
         (t1.vol - t0.vol) / ((w1 - w0) / 1e6), blame.steal / 1e6,
-        blame.late_steal, blame.late_runq, blame.late_own, caps_s);
+        blame.stalls, blame.stall_max / 1e6, blame.late_cpu,
+        blame.late_runq, blame.late_own,
+        probe.rt ? "" : " probe=not-real-time", caps_s);
   g_free (caps_s);
   if (caps)
     gst_caps_unref (caps);
