@@ -9,13 +9,16 @@
 #            are printed (frames sent of the N x seconds x 59.94 due, the
 #            engine's engine-frames-late and engine-frames-behind, the
 #            element's frames-late, the shared thread's CPU and runqueue
-#            wait), and the figure is the last N before the first one with
-#            a late frame (engine-frames-late or frames-late). Each line
-#            also gives the shared thread's capacity, the streams its CPU
-#            time per frame sent would carry on a core of its own
-#            (engine_streams_per_core = frames / thread CPU seconds /
-#            59.94): on a machine whose other cores cannot write N rasters
-#            in time the sinks fall behind before the engine does
+#            wait, wake-ups per second, and each late frame put down to
+#            the CPU being away (a probe above the engine's priority woke
+#            late: a VM stall), to run-queue wait, or to the engine), and
+#            the figure is the last N before the first one with a late
+#            frame (engine-frames-late or frames-late, whatever the
+#            cause). Each line also gives the shared thread's capacity, the
+#            streams its CPU time per frame sent would carry on a core of
+#            its own (engine_streams_per_core = frames / thread CPU seconds
+#            / 59.94): on a machine whose other cores cannot write N
+#            rasters in time the sinks fall behind before the engine does
 #   receive: N st2022src on one shared-engine pinned to <core>, on a
 #            net_pcap infinite_rx replay of one frame of each of N streams
 #            interleaved datagram by datagram (bench-dpdk-rx), N = 1, 2, 4,
@@ -54,7 +57,7 @@ echo "== shared-bench: 1080p59.94, $S s per run, N up to $MAX, engine on core $C
 held=0; first=0; caps=""
 for n in $(seq 1 "$MAX"); do
   out=$("$B/bench/dpdk/bench-tx-shared" "$n" "$S" "$CPU" \
-      "$EAL -m 512 -l $OTHER --file-prefix $tag-s$n --vdev net_null0" 2>"$dir/err" | grep '^tx-shared')
+      "$EAL -m 512 -l $OTHER --file-prefix $tag-s$n --vdev net_null0" 2>"$dir/err" | grep '^tx-shared ')
   if [ -z "$out" ]; then
     echo "shared-bench: bench-tx-shared $n failed:" >&2; tail -5 "$dir/err" >&2; exit 1
   fi

@@ -12,7 +12,10 @@
  *
  *   tx-shared streams=<n> frames=<f> late=<l> behind=<b> element_late=<e>
  *     late_max_ms=<m> thread_cpu=<%> thread_wait_ms=<w> thread_preempted=<p>
- *     writers_on_tx_cpu_ms=<c> caps=<negotiated caps of the first sink>
+ *     writers_on_tx_cpu_ms=<c> thread_wakeups_per_s=<v> steal_ms=<s>
+ *     cpu_stalls=<k> cpu_stall_max_ms=<x> late_cpu_away=<a>
+ *     late_run_queue=<q> late_engine=<o> caps=<negotiated caps of the
+ *     first sink>
  *
  * late: frames the shared thread sent a run of more than 5 % of a frame
  * period after its instant (engine-frames-late); behind: frames that
@@ -22,7 +25,26 @@
  * CPU time per wall time; thread_wait_ms: time it was runnable but another
  * thread had its CPU; thread_preempted: its involuntary context switches;
  * writers_on_tx_cpu_ms: CPU time the process's other threads ran while
- * last seen on tx-cpu (a sample, from /proc <tid>/stat "processor").
+ * last seen on tx-cpu (a sample, from /proc <tid>/stat "processor");
+ * thread_wakeups_per_s: its voluntary context switches (sleeps) per
+ * second; steal_ms: /proc/stat steal of tx-cpu (10 ms ticks).
+ *
+ * Whose lateness: a probe thread on tx-cpu at a real-time priority above
+ * the engine's wakes every millisecond; the engine cannot delay it, so
+ * when it wakes late the CPU itself was away (the hypervisor ran another
+ * guest, or the kernel its interrupts). The run is cut in 50 ms slices;
+ * for each slice in which engine-frames-late grew a line
+ *
+ *   tx-shared-late t=<s> frames=<n> probe_late_ms=<x> steal_ms=<s>
+ *     runq_wait_ms=<w> cause=cpu-away|run-queue|engine
+ *
+ * says what the slice and the one before saw, and its late frames go to
+ * late_cpu_away (the probe 0.3 ms or more late: a stall of the CPU),
+ * late_run_queue (else the thread waited 834 us or more for its CPU in
+ * the guest, the probe's own turns taken out) or late_engine (neither:
+ * the engine's own). cpu_stalls: slices with such a stall, and the
+ * probe's latest wake-up. Late keeps its meaning: the causes only sort
+ * it. The probe costs the engine a preemption a millisecond.
  *
  * Not a test: timings on a shared machine are noise (the caller prints
  * the load next to each line). */
