@@ -12,7 +12,7 @@
 static inline gboolean
 before (const VmiTxSched * s, guint a, guint b)
 {
-  gint64 da = s->streams[a].due, db = s->streams[b].due;
+  gint64 da = s->streams[a].key, db = s->streams[b].key;
 
   return da < db || (da == db && a < b);
 }
@@ -129,7 +129,7 @@ vmi_tx_sched_begin_frame (VmiTxSched * s, guint id, gint64 start,
   st->run_kept = NONE;
   if (st->floor - start > st->late_ns)
     st->stats.frames_behind++;
-  st->due = run_due (st);
+  st->due = st->key = run_due (st);
   heap_set (s, s->n_heap++, id);
   sift_up (s, s->n_heap - 1);
   return TRUE;
@@ -209,9 +209,14 @@ vmi_tx_sched_sent (VmiTxSched * s, guint id, guint sent, gint64 now)
     st->active = FALSE;
     return TRUE;
   }
-  /* the rest of a short run keeps its deadline; a new run its own */
-  if (st->next % st->batch == 0)
+  /* the rest of a short run keeps its deadline; a new run its own, and
+   * one already due (a stream catching up or late) goes after the runs
+   * of the others due by the time this one left: a stream's backlog must
+   * not hold every other stream for its whole length */
+  if (st->next % st->batch == 0) {
     st->due = run_due (st);
+    st->key = MAX (st->due, now);
+  }
   sift_down (s, (guint) s->pos[id]);
   return FALSE;
 }

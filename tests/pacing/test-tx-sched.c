@@ -748,9 +748,11 @@ test_heap_random (void)
     }
     for (i = 0; i < VMI_TX_SCHED_MAX_STREAMS; i++) {
       const VmiTxSchedStream *st = &s.streams[i];
-      if (st->active && (best < 0 || st->due < best_due)) {
+      /* the schedule's order: a stream catching up by when its last run
+       * left (vmi-tx-sched.h), else by deadline */
+      if (st->active && (best < 0 || st->key < best_due)) {
         best = i;
-        best_due = st->due;
+        best_due = st->key;
       }
     }
     if (best < 0) {
@@ -758,7 +760,8 @@ test_heap_random (void)
     } else {
       g_assert_true (vmi_tx_sched_peek (&s, &r));
       g_assert_cmpuint (r.id, ==, best);
-      g_assert_cmpint (r.deadline, ==, best_due);
+      g_assert_cmpint (r.deadline, ==, s.streams[best].due);
+      g_assert_cmpint (s.streams[best].key, >=, s.streams[best].due);
     }
   }
   g_rand_free (rand);
@@ -994,6 +997,53 @@ test_batched_errors (void)
   g_array_free (m.log, TRUE);
 }
 
+/* A stream catching up does not hold the others: stream 1's frame is
+ * queued 10 ms after its start (behind), its 104 runs due by then leave
+ * at once, at 400 ns a datagram 1.08 ms of sending; stream 0, on time,
+ * still has each run leave within two runs of the catching-up stream
+ * (20.8 us) of its instant and is not late; stream 1's own runs due
+ * after 10 ms wait for its backlog, and its frame is late. */
+static void
+test_catch_up_fair (void)
+{
+  VmiTxSched s;
+  Sim m = { &s, -1000000, 400, 0, NULL, 0, 0, -1, 0, 0 };
+  const gint64 queued = 10000000;
+  gboolean injected = FALSE, full;
+  VmiTxSchedStats st0, st1;
+  VmiTxRun r;
+
+  m.log = g_array_new (FALSE, FALSE, sizeof (Sent));
+  vmi_tx_sched_init (&s, BATCH_NS, UNPACED);
+  g_assert_true (vmi_tx_sched_begin_frame (&s, 0, 0, P5994, N1080, TRUE,
+          IN_TIME (0)));
+  while (vmi_tx_sched_peek (&s, &r)) {
+    if (!injected && r.deadline > queued) {
+      m.clock = MAX (m.clock, queued);
+      g_assert_true (vmi_tx_sched_begin_frame (&s, 1, 0, P5994, N1080,
+              TRUE, queued));
+      injected = TRUE;
+      continue;
+    }
+    if (r.deadline - m.clock > VMI_TX_SCHED_WINDOW_NS) {
+      m.clock = r.deadline;
+      continue;
+    }
+    vmi_tx_sched_pass (&s, m.clock, VMI_TX_SCHED_WINDOW_NS, 64, &sim_ops, &m,
+        &full);
+  }
+  vmi_tx_sched_get_stats (&s, 0, &st0);
+  vmi_tx_sched_get_stats (&s, 1, &st1);
+  g_assert_cmpuint (st0.datagrams, ==, N1080);
+  g_assert_cmpuint (st1.datagrams, ==, N1080);
+  g_assert_cmpuint (st1.frames_behind, ==, 1);
+  /* its own runs due after 10 ms wait for its backlog: its lateness */
+  g_assert_cmpuint (st1.frames_late, ==, 1);
+  g_assert_cmpuint (st0.frames_late, ==, 0);
+  g_assert_cmpint (st0.late_max, <=, 2 * 26 * 400);
+  g_array_free (m.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1013,5 +1063,6 @@ main (int argc, char **argv)
   g_test_add_func ("/tx-sched/batched-exact", test_batched_exact);
   g_test_add_func ("/tx-sched/batched-late", test_batched_late);
   g_test_add_func ("/tx-sched/batched-errors", test_batched_errors);
+  g_test_add_func ("/tx-sched/catch-up-fair", test_catch_up_fair);
   return g_test_run ();
 }
