@@ -11,7 +11,8 @@
 #            element's frames-late, the shared thread's CPU and runqueue
 #            wait, wake-ups per second, and each late frame put down to
 #            the CPU being away (a probe above the engine's priority woke
-#            late: a VM stall), to run-queue wait, or to the engine), and
+#            late: a VM stall), to run-queue wait, to frames queued late
+#            (behind), or to the engine), and
 #            the figure is the last N before the first one with a late
 #            frame (engine-frames-late or frames-late, whatever the
 #            cause). Each line also gives the shared thread's capacity, the

@@ -14,8 +14,8 @@
  *     late_max_ms=<m> thread_cpu=<%> thread_wait_ms=<w> thread_preempted=<p>
  *     writers_on_tx_cpu_ms=<c> thread_wakeups_per_s=<v> steal_ms=<s>
  *     cpu_stalls=<k> cpu_stall_max_ms=<x> late_cpu_away=<a>
- *     late_run_queue=<q> late_engine=<o> caps=<negotiated caps of the
- *     first sink>
+ *     late_run_queue=<q> late_behind=<h> late_engine=<o> caps=<negotiated
+ *     caps of the first sink>
  *
  * late: frames the shared thread sent a run of more than 5 % of a frame
  * period after its instant (engine-frames-late); behind: frames that
@@ -36,13 +36,15 @@
  * for each slice in which engine-frames-late grew a line
  *
  *   tx-shared-late t=<s> frames=<n> probe_late_ms=<x> steal_ms=<s>
- *     runq_wait_ms=<w> cause=cpu-away|run-queue|engine
+ *     runq_wait_ms=<w> behind=<n> cause=cpu-away|run-queue|behind|engine
  *
  * says what the slice and the one before saw, and its late frames go to
  * late_cpu_away (the probe 0.3 ms or more late: a stall of the CPU),
  * late_run_queue (else the thread waited 834 us or more for its CPU in
- * the guest, the probe's own turns taken out) or late_engine (neither:
- * the engine's own). cpu_stalls: slices with such a stall, and the
+ * the guest, the probe's own turns taken out), late_behind (else frames
+ * reached the engine late, engine-frames-behind grew: their backlog goes
+ * at once and their runs due after it wait for it) or late_engine (none
+ * of these: the engine's own). cpu_stalls: slices with such a stall, and the
  * probe's latest wake-up. Late keeps its meaning: the causes only sort
  * it. The probe costs the engine a preemption a millisecond.
  *
@@ -294,7 +296,7 @@ typedef struct
   /* engine-frames-late put down to: the engine's CPU away (the probe
    * late), the thread waiting for its CPU in the guest (run queue), or
    * neither: the engine's own */
-  guint64 late_cpu, late_runq, late_own;
+  guint64 late_cpu, late_runq, late_behind, late_own;
   guint64 steal;                /* ns over the measurement */
   guint stalls;                 /* slices in which the probe saw a stall */
   gint64 stall_max;             /* the probe's latest wake-up */
@@ -310,7 +312,7 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
 {
   guint slices = secs * (G_USEC_PER_SEC / SLICE_US), k;
   guint64 prev_steal_d = 0, prev_wait_d = 0, steal0, steal, last_late;
-  guint64 probe_run, probe_run0;
+  guint64 probe_run, probe_run0, last_behind, prev_behind_d = 0;
   gint64 prev_probe = 0;
   ThreadFigures t, tw;
   SinkFigures f;
@@ -322,11 +324,12 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
   thread_figures (cpu, &tw, &others);
   sink_figures (sinks, n, &f);
   last_late = f.late;
+  last_behind = f.behind;
   __atomic_store_n (&p->late_max, 0, __ATOMIC_RELAXED);
   probe_run0 = thread_run_ns (g_atomic_int_get (&p->tid));
   for (k = 1; k <= slices; k++) {
     gint64 wake = t0 + (gint64) k * SLICE_US - g_get_monotonic_time ();
-    guint64 st, sd, wd, late;
+    guint64 st, sd, wd, late, bd;
     gint64 probe;
 
     if (wake > 0)
@@ -342,6 +345,7 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
     wd -= MIN (wd, probe_run - probe_run0);
     probe_run0 = probe_run;
     late = f.late - last_late;
+    bd = f.behind - last_behind;
     b->stall_max = MAX (b->stall_max, probe);
     if (probe >= PROBE_STALL_NS)
       b->stalls++;
@@ -357,15 +361,21 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
       } else if (wd + prev_wait_d >= 834000) {
         why = "run-queue";
         b->late_runq += late;
+      } else if (bd + prev_behind_d > 0) {
+        /* frames queued late: their backlog leaves at once, and the
+         * runs due after it wait for it (vmi-tx-sched.h) */
+        why = "behind";
+        b->late_behind += late;
       } else {
         why = "engine";
         b->late_own += late;
       }
       printf ("tx-shared-late t=%.2fs frames=%" G_GUINT64_FORMAT
-          " probe_late_ms=%.2f steal_ms=%.0f runq_wait_ms=%.2f cause=%s\n",
+          " probe_late_ms=%.2f steal_ms=%.0f runq_wait_ms=%.2f behind=%"
+          G_GUINT64_FORMAT " cause=%s\n",
           (g_get_monotonic_time () - t0) / 1e6, late,
           MAX (probe, prev_probe) / 1e6, (sd + prev_steal_d) / 1e6,
-          (wd + prev_wait_d) / 1e6, why);
+          (wd + prev_wait_d) / 1e6, bd + prev_behind_d, why);
     }
     prev_steal_d = sd;
     prev_wait_d = wd;
@@ -373,6 +383,8 @@ watch (GstElement ** sinks, guint n, gint cpu, guint secs, Probe * p,
     steal = st;
     tw = t;
     last_late = f.late;
+    prev_behind_d = bd;
+    last_behind = f.behind;
   }
   b->steal = steal - steal0;
 }
@@ -485,7 +497,8 @@ main (int argc, char **argv)
         " writers_on_tx_cpu_ms=%.0f thread_wakeups_per_s=%.0f steal_ms=%.0f"
         " cpu_stalls=%u cpu_stall_max_ms=%.2f late_cpu_away=%"
         G_GUINT64_FORMAT " late_run_queue=%" G_GUINT64_FORMAT
-        " late_engine=%" G_GUINT64_FORMAT "%s caps=%s\n", n,
+        " late_behind=%" G_GUINT64_FORMAT " late_engine=%" G_GUINT64_FORMAT
+        "%s caps=%s\n", n,
         s1.frames - s0.frames,
         s1.late - s0.late, s1.behind - s0.behind,
         s1.element_late - s0.element_late, s1.late_max / 1e6,
@@ -494,7 +507,7 @@ main (int argc, char **argv)
         (o1 > o0 ? o1 - o0 : 0) / 1e6,
         (t1.vol - t0.vol) / ((w1 - w0) / 1e6), blame.steal / 1e6,
         blame.stalls, blame.stall_max / 1e6, blame.late_cpu,
-        blame.late_runq, blame.late_own,
+        blame.late_runq, blame.late_behind, blame.late_own,
         probe.rt ? "" : " probe=not-real-time", caps_s);
   g_free (caps_s);
   if (caps)
