@@ -20,18 +20,28 @@
 #            its own (engine_streams_per_core = frames / thread CPU seconds
 #            / 59.94): on a machine whose other cores cannot write N
 #            rasters in time the sinks fall behind before the engine does
-#   receive: N st2022src on one shared-engine pinned to <core>, on a
-#            net_pcap infinite_rx replay of one frame of each of N streams
-#            interleaved datagram by datagram (bench-dpdk-rx), N = 1, 2, 4,
-#            6, 8, ... up to the first N whose receive thread cannot take
-#            N streams in one core's time (datagrams per CPU-second below
-#            N x 269,550) or that loses a datagram. The replay is not paced
-#            (net_pcap gives what the thread polls, so it cannot overrun
-#            it): the figure is the thread's capacity, measured in CPU
-#            time, not a count held against a wire's clock
+#   receive: N st2022src on one shared-engine, fed by the generator of
+#            rx-gen.c (LD_PRELOAD; on core <other> at SCHED_FIFO) with one
+#            frame of each of N streams to 10.0.0.2:<5004+2i>, as
+#            st2022sink writes them, interleaved datagram by datagram
+#            (bench-dpdk-rx gen), N = 1, 2, 4, 6, 8, ...:
+#            capacity: the generator unpaced (it waits for room, so it
+#              loses nothing), the whole process on <core>: the streams
+#              the receive thread's CPU time per datagram would carry on a
+#              core of its own (streams_1080p5994), up to the first N
+#              short of it
+#            real time: the generator paced at N x 269,550 datagrams/s in
+#              bursts of 32 behind a receive queue of 16,384 datagrams
+#              (7.6 ms of 8 streams; a NIC's 4,096 descriptors hold 1.9
+#              ms), the engine pinned to <core> (rx-cpu, so SCHED_FIFO):
+#              the figure is the largest N with 0 datagrams lost by the
+#              generator's queue and by the receivers over the measured
+#              seconds and every frame whole (frames = N x seconds x
+#              59.94, less one per stream at the window's edges)
 #
 # Usage: shared-bench.sh [seconds per run, default 3] [largest N, default
 #                        16] [core, default 1]
+# (VMI_SHARED_SEND_MAX=0: the receive part alone)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../scripts/env.sh"
@@ -56,7 +66,7 @@ echo "== shared-bench: 1080p59.94, $S s per run, N up to $MAX, engine on core $C
 
 # --- send ----------------------------------------------------------------
 held=0; first=0; caps=""
-for n in $(seq 1 "$MAX"); do
+for n in $(seq 1 "${VMI_SHARED_SEND_MAX:-$MAX}"); do
   out=$("$B/bench/dpdk/bench-tx-shared" "$n" "$S" "$CPU" \
       "$EAL -m 512 -l $OTHER --file-prefix $tag-s$n --vdev net_null0" 2>"$dir/err" | grep '^tx-shared ')
   if [ -z "$out" ]; then
@@ -78,35 +88,64 @@ done
 echo "send:    $held stream(s) of 1080p59.94 in real time from one shared engine on core $CPU ($([ "$first" = 0 ] && echo "none late up to N=$MAX" || echo "the first late frame at N=$first"); caps $caps)"
 echo "send:    the shared thread's capacity, largest over the N: $(sort -g "$dir/esc" | tail -1) streams of 1080p59.94 per core (its CPU per frame sent)"
 
-# --- receive -------------------------------------------------------------
-# one frame of each stream (239.1.2.<i>), as st2022sink writes it
+# --- receive ---------------------------------------------------------------
+# one frame of each stream (10.0.0.2:<5004+2i>), as st2022sink writes it
 for i in $(seq 1 "$MAX"); do
   gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! \
     video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
-    st2022sink transport=dpdk host=239.1.2.$i port=5004 bind-address=10.0.0.1 \
+    st2022sink transport=dpdk host=10.0.0.2 port=$(( 5002 + 2 * i )) \
+    destination-mac=02:00:00:00:00:02 bind-address=10.0.0.1 \
     dpdk-eal-args="$EAL -m 512 -l $CPU --file-prefix $tag-w$i --vdev net_pcap0,tx_pcap=$dir/s$i.pcap" \
     >/dev/null 2>&1 || { echo "shared-bench: cannot write the replay" >&2; exit 1; }
 done
 # the first $1 streams interleaved datagram by datagram (a switch merging
 # senders) into $dir/replay.pcap
 interleave () { python3 "$HERE/pcap-interleave.py" "$dir" "$1"; }
-held=0; last=0
+# rx <n> <mode> <bench-dpdk-rx arguments after the EAL's...>: one run of
+# bench-dpdk-rx on the generator, its line without the caps
+rx () {
+  local n=$1 mode=$2; shift 2
+  rm -f "$dir/gen.stats"
+  env LD_PRELOAD="$GEN" VMI_RXGEN_PCAP="$dir/replay.pcap" VMI_RXGEN_CPU=$OTHER \
+    VMI_RXGEN_FIFO=10 VMI_RXGEN_STATS="$dir/gen.stats" \
+    VMI_RXGEN_PACE=$([ "$mode" = paced ] && echo 60000/1001) \
+    "$@" "$B/bench/dpdk/bench-dpdk-rx" gen "$S" \
+    "$EAL -m $(( 512 + n * 24 )) -l $CPU --file-prefix $tag-r$n" "$n" e0 \
+    $(( n * 4497 + 8192 )) $([ "$mode" = paced ] && echo "$CPU") \
+    2>"$dir/err" | grep '^rx-element'
+}
+GEN=$B/tests/dpdk/libvmi-rxgen.so
+held=0; last=0; rt=0; rtlast=0; rcaps=""
 for n in 1 2 4 6 8 10 12 14 16; do
   [ "$n" -le "$MAX" ] || break
   interleave "$n"
-  mbufs=$(( n * 4497 + 8192 ))
-  out=$(taskset -c "$CPU" "$B/bench/dpdk/bench-dpdk-rx" "$dir/replay.pcap" "$S" \
-      "$EAL -m $(( 256 + mbufs / 256 )) -l $CPU --file-prefix $tag-r$n" "$n" e0 "$mbufs" \
-      2>"$dir/err" | grep '^rx-element')
-  if [ -z "$out" ]; then
-    echo "shared-bench: bench-dpdk-rx $n failed:" >&2; tail -5 "$dir/err" >&2; exit 1
+  if [ "$last" = 0 ]; then
+    out=$(rx "$n" unpaced taskset -c "$CPU")
+    [ -n "$out" ] || { echo "shared-bench: bench-dpdk-rx $n failed:" >&2; tail -5 "$dir/err" >&2; exit 1; }
+    [ -n "$rcaps" ] || rcaps=$(echo "$out" | sed 's/.* caps=//')
+    cap=$(echo "$out" | field streams_1080p5994); lost=$(echo "$out" | field lost)
+    echo "receive N=$n capacity:  $(echo "$out" | sed -e 's/^rx-element sources=[0-9]* //' -e 's/ caps=.*//') (load $(load))"
+    if [ "$lost" != 0 ] || awk -v c="$cap" -v n="$n" 'BEGIN { exit !(c < n) }'; then
+      last=$n
+    else
+      held=$n
+    fi
   fi
-  cap=$(echo "$out" | field streams_1080p5994); lost=$(echo "$out" | field lost)
-  echo "receive N=$n: $(echo "$out" | sed -e 's/^rx-element sources=[0-9]* //' -e 's/ caps=.*//') (load $(load))"
-  if [ "$lost" != 0 ] || awk -v c="$cap" -v n="$n" 'BEGIN { exit !(c < n) }'; then
-    last=$n; break
+  if [ "$rtlast" = 0 ]; then
+    out=$(rx "$n" paced)
+    [ -n "$out" ] || { echo "shared-bench: bench-dpdk-rx $n (paced) failed:" >&2; tail -5 "$dir/err" >&2; exit 1; }
+    lost=$(echo "$out" | field lost); gl=$(echo "$out" | field gen_lost)
+    fr=$(echo "$out" | field frames)
+    due=$(awk -v n="$n" -v s="$S" 'BEGIN { printf "%d", n * s * 60000 / 1001 }')
+    echo "receive N=$n real time: $(echo "$out" | sed -e 's/^rx-element sources=[0-9]* //' -e 's/ caps=.*//' -e "s/ frames=/ (of $due due) frames=/") (load $(load))"
+    if [ "$lost" != 0 ] || [ "$gl" != 0 ] || [ "$fr" -lt $(( due - n )) ]; then
+      rtlast=$n
+    else
+      rt=$n
+    fi
   fi
-  held=$n
+  [ "$last" = 0 ] || [ "$rtlast" = 0 ] || break
 done
-echo "receive: $held stream(s) of 1080p59.94 per core on one shared engine on core $CPU (capacity in CPU time$([ "$last" = 0 ] || echo ", N=$last short of it or losing"))"
+echo "receive: $rt stream(s) of 1080p59.94 in real time on one shared engine on core $CPU (0 lost by the generator's queue and the receivers$([ "$rtlast" = 0 ] || echo "; N=$rtlast lost or fell short"); caps $rcaps)"
+echo "receive: $held stream(s) of 1080p59.94 per core: the shared receive thread's capacity in CPU time$([ "$last" = 0 ] || echo " (N=$last short of it)")"
 echo "        (load now $(load))"

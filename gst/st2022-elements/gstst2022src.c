@@ -840,6 +840,7 @@ gst_st2022_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   gboolean ok;
   gchar *msg;
 
+  vmi_rx_engine_keep_off_cpu (self->member);
   g_mutex_lock (&self->lock);
   for (;;) {
     if (!g_queue_is_empty (&self->out)) {

@@ -39,6 +39,7 @@ struct _VmiRxEngineMember
 {
   VmiRxEngine *engine;
   guint id;
+  gint kept_off;                /* atomic: vmi_rx_engine_keep_off_cpu() done */
   VmiRxEngineFunc func;
   gpointer user_data;
 };
@@ -411,4 +412,22 @@ guint
 vmi_rx_engine_count (const gchar * name)
 {
   return vmi_engine_registry_count (&registry, name);
+}
+
+void
+vmi_rx_engine_keep_off_cpu (VmiRxEngineMember * m)
+{
+  cpu_set_t set;
+  gint cpu;
+
+  if (m == NULL || g_atomic_int_get (&m->kept_off)
+      || !g_atomic_int_compare_and_exchange (&m->kept_off, 0, 1))
+    return;
+  cpu = m->engine->cpu;
+  if (cpu < 0 || !m->engine->rt
+      || pthread_getaffinity_np (pthread_self (), sizeof (set), &set) != 0
+      || !CPU_ISSET (cpu, &set) || CPU_COUNT (&set) < 2)
+    return;
+  CPU_CLR (cpu, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof (set), &set);
 }

@@ -58,6 +58,14 @@ VmiRxEngineMember *vmi_rx_engine_join (const gchar * name,
 /* Never from the engine thread (a VmiRxEngineFunc) */
 void vmi_rx_engine_leave (VmiRxEngineMember * m);
 
+/* Once per member, from a thread whose locks the member's VmiRxEngineFunc
+ * takes (the receiver's streaming thread): takes the CPU of a pinned
+ * real-time engine out of the calling thread's affinity (when it has
+ * others). On that CPU the engine would preempt the thread while it holds
+ * such a lock, then block on it while the scheduler runs any other thread
+ * first: every stream's datagrams wait for milliseconds. */
+void vmi_rx_engine_keep_off_cpu (VmiRxEngineMember * m);
+
 /* Receivers the engine @name serves now (0: no such engine) */
 guint vmi_rx_engine_count (const gchar * name);
 
