@@ -10,9 +10,10 @@
  *  - the shared thread's lateness (`engine-frames-late`, the element's
  *    `frames-late`) and each captured stream's deviation from its pacing
  *    instants are printed, not judged: real time is a speed target, for
- *    a benchmark rather than a timed test. This 2-core machine, the sinks'
- *    raster writers on one core and the shared thread on the other, does
- *    not hold 8 x 1080p59.94 (46-248 of 4800 frames late when idle);
+ *    a benchmark rather than a timed test (bench/dpdk/shared-bench.sh,
+ *    whose figures and their causes are in docs/benchmarks.md): on this
+ *    2-core VM the sinks' raster writers share one core and the VM takes
+ *    the shared thread's core away for milliseconds at a time;
  *  - the errors users get (a Pacing-Assistant, another transport, a
  *    second path, another port, a sink of its own on the port). */
 
