@@ -210,6 +210,7 @@ typedef struct
 {
   const St2022Format *fmt;
   const guint32 *missing;
+  const guint32 *blank_map;
   VmiAncReadStats *stats;
   VmiAncPacketFunc cb;
   gpointer user_data;
@@ -233,6 +234,12 @@ read_space (Reader * r, const guint8 * lp, gsize line_off, guint line,
     /* cannot tell whether packets were there */
     return;
   }
+  /* the datagrams these bytes came in put only blank fill in the spaces
+   * there: no packet starts here, and the bytes need not be read */
+  if (r->blank_map && !bytes_missing (fmt, r->blank_map,
+          line_off + first / 4 * 5, line_off + first / 4 * 5 + 9,
+          fmt->datagrams_per_frame))
+    return;
   /* most spaces are blank: look at the first 8 words before the rest */
   st2022_unpack_words (lp + first / 4 * 5, head, 8);
   if (fmt->sd ? !(head[0] == 0 && head[1] == 0x3ff && head[2] == 0x3ff) :
@@ -306,6 +313,15 @@ vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
     gsize size, const guint32 * missing_map, VmiAncReadStats * stats,
     VmiAncPacketFunc cb, gpointer user_data)
 {
+  return vmi_anc_read_frame_full (fmt, raster, size, missing_map, NULL,
+      stats, cb, user_data);
+}
+
+int
+vmi_anc_read_frame_full (const St2022Format * fmt, const guint8 * raster,
+    gsize size, const guint32 * missing_map, const guint32 * blank_map,
+    VmiAncReadStats * stats, VmiAncPacketFunc cb, gpointer user_data)
+{
   Reader *r;
   guint line;
 
@@ -317,6 +333,7 @@ vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
   r = g_new (Reader, 1);
   r->fmt = fmt;
   r->missing = missing_map;
+  r->blank_map = fmt->half_byte_lines ? NULL : blank_map;
   r->stats = stats;
   r->cb = cb;
   r->user_data = user_data;

@@ -316,6 +316,14 @@ typedef void (*VmiAncPacketFunc) (gpointer user_data,
 int vmi_anc_read_frame (const St2022Format * fmt, const guint8 * raster,
     gsize size, const guint32 * missing_map, VmiAncReadStats * stats,
     VmiAncPacketFunc cb, gpointer user_data);
+/* The same, and with @blank_map (NULL: none) a St2022Target.blank_dirty
+ * map of the buffer @raster is (bit i clear: the ancillary data spaces in
+ * datagram i's bytes hold blank fill): a space whose first words lie in
+ * such datagrams is not read at all.  Ignored for half_byte_lines
+ * formats (the map holds only for the wire layout). */
+int vmi_anc_read_frame_full (const St2022Format * fmt, const guint8 * raster,
+    gsize size, const guint32 * missing_map, const guint32 * blank_map,
+    VmiAncReadStats * stats, VmiAncPacketFunc cb, gpointer user_data);
 
 /* ---------------------------------------------------------------- */
 /* Embedding and de-embedding a frame of audio                       */

@@ -887,6 +887,24 @@ rx_timecode (GstSt2022AncRx * rx, GstBuffer * video, const St2022Format * fmt)
   rx->timecodes++;
 }
 
+/* The blank_dirty map the depacketizer kept for @raster, when it is one
+ * of the side buffers and was filled with the map: the reader then skips
+ * the spaces of datagrams that brought only blank fill there */
+static const guint32 *
+side_dirty_of (GstSt2022AncRx * rx, const guint8 * raster,
+    const St2022Format * fmt)
+{
+  guint i;
+
+  if (!rx_blank_skip ())
+    return NULL;
+  for (i = 0; i < RX_SIDE_BUFFERS; i++) {
+    if (rx->side[i] == raster)
+      return rx->side_fmt[i] == fmt ? rx->side_dirty[i] : NULL;
+  }
+  return NULL;
+}
+
 void
 gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
     const guint8 * raster, const St2022FrameInfo * info)
@@ -934,8 +952,9 @@ gst_st2022_anc_rx_frame (GstSt2022AncRx * rx, GstBuffer * video,
   vmi_anc_audio_rx_begin_frame (rx->arx);
 
   g_mutex_lock (&rx->lock);
-  vmi_anc_read_frame (fmt, raster, fmt->frame_bytes,
-      info->complete ? NULL : info->missing_map, &st, rx_packet, rx);
+  vmi_anc_read_frame_full (fmt, raster, fmt->frame_bytes,
+      info->complete ? NULL : info->missing_map,
+      side_dirty_of (rx, raster, fmt), &st, rx_packet, rx);
   rx->packets += st.packets;
   rx->checksum_errors += st.checksum_errors;
   rx->lost += st.lost;

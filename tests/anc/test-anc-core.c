@@ -940,6 +940,8 @@ typedef struct
   guint8 *pic, *blank;
   gsize stride;
   guint ended;
+  guint32 *dirty;               /* St2022Target.blank_dirty, or NULL */
+  guint64 packets[4];           /* per frame, read with the map */
 } DepayCtx;
 
 static gboolean
@@ -954,6 +956,7 @@ depay_begin (gpointer user, const St2022Format * fmt,
   t->size = c->stride * fmt->height;
   t->blank = c->blank;
   t->blank_size = fmt->frame_bytes;
+  t->blank_dirty = c->dirty;
   return TRUE;
 }
 
@@ -1045,6 +1048,113 @@ GST_START_TEST (test_depacketizer_blank)
   g_free (c.blank);
   g_free (pic_ref);
   g_free (f);
+}
+
+GST_END_TEST;
+
+/* the side buffer read as st2022src does, with the map, and without: the
+ * same packets */
+static void
+depay_end_read (gpointer user, St2022Target * t, const St2022FrameInfo * info)
+{
+  DepayCtx *c = user;
+  VmiAncReadStats all = { 0 }, mapped = { 0 };
+
+  fail_unless (info->complete);
+  vmi_anc_read_frame (c->fmt, t->blank, c->fmt->frame_bytes, NULL, &all,
+      NULL, NULL);
+  vmi_anc_read_frame_full (c->fmt, t->blank, c->fmt->frame_bytes, NULL,
+      c->dirty, &mapped, NULL, NULL);
+  fail_unless_equals_int (mapped.packets, all.packets);
+  fail_unless_equals_int (mapped.checksum_errors, all.checksum_errors);
+  if (c->ended < G_N_ELEMENTS (c->packets))
+    c->packets[c->ended] = mapped.packets;
+  c->ended++;
+}
+
+/* With the blank_dirty map: frames with packets, without, and with again
+ * give the same packets whether the reader uses the map or not; the
+ * spaces of datagrams that brought blank fill are not read (a packet
+ * planted there in the buffer is found only without the map) */
+GST_START_TEST (test_depacketizer_blank_dirty)
+{
+  const St2022Format *fmt = st2022_format_from_name ("1080i50");
+  St2022RasterWriter *rw[2];
+  guint8 *raster[2] = { blank_raster (fmt, &rw[0]), blank_raster (fmt,
+        &rw[1])
+  };
+  VmiAncWriter *w = vmi_anc_writer_new (fmt);
+  St2022PacketizerConfig cfg;
+  St2022Packetizer *pk;
+  St2022DepacketizerCallbacks cb = { depay_begin, depay_end_read, NULL };
+  St2022Depacketizer *dp;
+  St2022Datagram dg[64];
+  DepayCtx c = { 0 };
+  VmiAncPacket p;
+  VmiAncReadStats st = { 0 };
+  guint8 buf[ST2022_DATAGRAM_SIZE];
+  guint words = (fmt->datagrams_per_frame + 31) / 32, sp0, sp1;
+  static const guint order[] = { 0, 1, 0, 1 };
+  guint frame;
+  int n, i;
+
+  c.fmt = fmt;
+  c.stride = fmt->active_bytes;
+  c.pic = g_malloc0 (c.stride * fmt->height);
+  c.blank = g_malloc0 (fmt->frame_bytes);
+  c.dirty = g_malloc (words * 4);
+  memset (c.dirty, 0xff, words * 4);
+  vmi_anc_st352_build (fmt, &p);
+  vmi_anc_writer_begin (w, raster[0], fmt->frame_bytes);
+  vmi_anc_writer_add (w, 10, VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p);
+  vmi_anc_writer_add (w, 572, VMI_ANC_HANC, VMI_ANC_CHANNEL_Y, &p);
+  vmi_anc_writer_add (w, 561, VMI_ANC_VANC, VMI_ANC_CHANNEL_C, &p);
+  vmi_anc_writer_end (w);
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.ssrc = 1;
+  pk = st2022_packetizer_new (fmt, &cfg);
+  dp = st2022_depacketizer_new (&cb, &c);
+  for (frame = 0; frame < G_N_ELEMENTS (order); frame++) {
+    st2022_packetizer_begin_frame (pk, raster[order[frame]],
+        fmt->frame_bytes, frame * 1000);
+    while ((n = st2022_packetizer_next (pk, dg, 64)) > 0) {
+      for (i = 0; i < n; i++) {
+        memcpy (buf, dg[i].header, dg[i].header_len);
+        memcpy (buf + dg[i].header_len, dg[i].payload, dg[i].payload_len);
+        st2022_depacketizer_push (dp, buf, dg[i].header_len +
+            dg[i].payload_len, 0);
+      }
+    }
+  }
+  st2022_depacketizer_flush (dp);
+  fail_unless_equals_int (c.ended, 4);
+  fail_unless_equals_int (c.packets[0], 3);
+  fail_unless_equals_int (c.packets[1], 0);
+  fail_unless_equals_int (c.packets[2], 3);
+  fail_unless_equals_int (c.packets[3], 0);
+
+  /* line 10's packet planted in line 100's HANC, where blank fill came */
+  st2022_format_anc_space (fmt, FALSE, &sp0, &sp1);
+  memcpy (c.blank + 99 * fmt->line_bytes + sp0 / 4 * 5,
+      raster[0] + 9 * fmt->line_bytes + sp0 / 4 * 5, (sp1 - sp0) * 10 / 8);
+  vmi_anc_read_frame (fmt, c.blank, fmt->frame_bytes, NULL, &st, NULL, NULL);
+  fail_unless_equals_int (st.packets, 1);
+  memset (&st, 0, sizeof (st));
+  vmi_anc_read_frame_full (fmt, c.blank, fmt->frame_bytes, NULL, c.dirty,
+      &st, NULL, NULL);
+  fail_unless_equals_int (st.packets, 0);
+
+  st2022_depacketizer_free (dp);
+  st2022_packetizer_free (pk);
+  st2022_raster_writer_free (rw[0]);
+  st2022_raster_writer_free (rw[1]);
+  vmi_anc_writer_free (w);
+  g_free (raster[0]);
+  g_free (raster[1]);
+  g_free (c.pic);
+  g_free (c.blank);
+  g_free (c.dirty);
 }
 
 GST_END_TEST;
@@ -1636,6 +1746,7 @@ anc_suite (void)
   tcase_add_test (tc, test_sd_audio_raster);
   tcase_add_test (tc, test_sd_audio_loss);
   tcase_add_test (tc, test_depacketizer_blank);
+  tcase_add_test (tc, test_depacketizer_blank_dirty);
   tcase_add_test (tc, test_audio_raster_1080i5994_2ch);
   tcase_add_test (tc, test_audio_raster_720p50_16ch);
   /* 34 formats, 7 frames each: more than the default 30 s under ASan */
