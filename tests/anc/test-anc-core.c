@@ -969,6 +969,26 @@ depay_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
   c->ended++;
 }
 
+/* one frame of @raster through the packetizer into the depacketizer */
+static void
+depay_push_frame (St2022Packetizer * pk, St2022Depacketizer * dp,
+    const guint8 * raster, const St2022Format * fmt, guint32 ts)
+{
+  St2022Datagram dg[64];
+  guint8 buf[ST2022_DATAGRAM_SIZE];
+  int n, i;
+
+  st2022_packetizer_begin_frame (pk, raster, fmt->frame_bytes, ts);
+  while ((n = st2022_packetizer_next (pk, dg, 64)) > 0) {
+    for (i = 0; i < n; i++) {
+      memcpy (buf, dg[i].header, dg[i].header_len);
+      memcpy (buf + dg[i].header_len, dg[i].payload, dg[i].payload_len);
+      st2022_depacketizer_push (dp, buf, dg[i].header_len +
+          dg[i].payload_len, 0);
+    }
+  }
+}
+
 GST_START_TEST (test_depacketizer_blank)
 {
   const St2022Format *fmt = st2022_format_from_name ("1080i50");
@@ -979,16 +999,13 @@ GST_START_TEST (test_depacketizer_blank)
   St2022Packetizer *pk;
   St2022DepacketizerCallbacks cb = { depay_begin, depay_end, NULL };
   St2022Depacketizer *dp;
-  St2022Datagram dg[64];
   DepayCtx c = { 0 };
   VmiAncPacket p;
   VmiAncReadStats st = { 0 };
   Found *f = g_new0 (Found, 1);
   guint8 *pic_ref;
-  guint8 buf[ST2022_DATAGRAM_SIZE];
   gsize off;
   guint line, frame;
-  int n, i;
 
   c.fmt = fmt;
   c.stride = fmt->active_bytes;
@@ -1009,17 +1026,8 @@ GST_START_TEST (test_depacketizer_blank)
   pk = st2022_packetizer_new (fmt, &cfg);
   dp = st2022_depacketizer_new (&cb, &c);
   /* two frames: the first one's start is only guessed */
-  for (frame = 0; frame < 2; frame++) {
-    st2022_packetizer_begin_frame (pk, raster, fmt->frame_bytes, frame * 1000);
-    while ((n = st2022_packetizer_next (pk, dg, 64)) > 0) {
-      for (i = 0; i < n; i++) {
-        memcpy (buf, dg[i].header, dg[i].header_len);
-        memcpy (buf + dg[i].header_len, dg[i].payload, dg[i].payload_len);
-        st2022_depacketizer_push (dp, buf, dg[i].header_len +
-            dg[i].payload_len, 0);
-      }
-    }
-  }
+  for (frame = 0; frame < 2; frame++)
+    depay_push_frame (pk, dp, raster, fmt, frame * 1000);
   st2022_depacketizer_flush (dp);
   fail_unless_equals_int (c.ended, 2);
   fail_unless (memcmp (c.pic, pic_ref, c.stride * fmt->height) == 0);
@@ -1088,15 +1096,12 @@ GST_START_TEST (test_depacketizer_blank_dirty)
   St2022Packetizer *pk;
   St2022DepacketizerCallbacks cb = { depay_begin, depay_end_read, NULL };
   St2022Depacketizer *dp;
-  St2022Datagram dg[64];
   DepayCtx c = { 0 };
   VmiAncPacket p;
   VmiAncReadStats st = { 0 };
-  guint8 buf[ST2022_DATAGRAM_SIZE];
   guint words = (fmt->datagrams_per_frame + 31) / 32, sp0, sp1;
   static const guint order[] = { 0, 1, 0, 1 };
   guint frame;
-  int n, i;
 
   c.fmt = fmt;
   c.stride = fmt->active_bytes;
@@ -1115,18 +1120,8 @@ GST_START_TEST (test_depacketizer_blank_dirty)
   cfg.ssrc = 1;
   pk = st2022_packetizer_new (fmt, &cfg);
   dp = st2022_depacketizer_new (&cb, &c);
-  for (frame = 0; frame < G_N_ELEMENTS (order); frame++) {
-    st2022_packetizer_begin_frame (pk, raster[order[frame]],
-        fmt->frame_bytes, frame * 1000);
-    while ((n = st2022_packetizer_next (pk, dg, 64)) > 0) {
-      for (i = 0; i < n; i++) {
-        memcpy (buf, dg[i].header, dg[i].header_len);
-        memcpy (buf + dg[i].header_len, dg[i].payload, dg[i].payload_len);
-        st2022_depacketizer_push (dp, buf, dg[i].header_len +
-            dg[i].payload_len, 0);
-      }
-    }
-  }
+  for (frame = 0; frame < G_N_ELEMENTS (order); frame++)
+    depay_push_frame (pk, dp, raster[order[frame]], fmt, frame * 1000);
   st2022_depacketizer_flush (dp);
   fail_unless_equals_int (c.ended, 4);
   fail_unless_equals_int (c.packets[0], 3);
