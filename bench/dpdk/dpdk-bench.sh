@@ -179,15 +179,13 @@ grep -h 'stats=' "$TMP/elog" | grep -o 'packets-lost=([a-z0-9]*)[0-9]*\|frames-l
 
 # --- many streams on one core: shared engines (st2022sink/st2022src
 # shared-engine) ---------------------------------------------------------------
-# Receive: 8 st2022src on one shared engine, on a replay of 8 interleaved
-# 1080p59.94 streams, next to testpmd rxonly on the same replay and core
-# (bench/dpdk/rx-bench.sh, which also prints each round). The replay is
-# not paced: streams per core = datagrams per CPU-second of the receive
-# thread / 269,550, the capacity of one core, not a count of streams held
-# in real time.
-# Receive, one whole st2022src against testpmd rxonly on a source that is
-# not the bottleneck (rx-bench.sh's default for one stream: the rx-gen
-# generator on net_ring, on the other core)
+# Receive, one whole st2022src, then 8 st2022src on one shared engine,
+# each against testpmd rxonly on the same source and core
+# (bench/dpdk/rx-bench.sh, which also prints each round): the rx-gen
+# generator on net_ring, on the other core, one stream or 8 interleaved
+# datagram by datagram. The generator is not paced here: streams per core
+# = datagrams per CPU-second of the receive thread / 269,550, the capacity
+# of one core; the count held in real time is shared-bench.sh's.
 echo "receive, whole st2022src on the rx-gen source, polling on core $CPU (rx-bench.sh $S $R $CPU 1):"
 VMI_BUILD=$B "$HERE/rx-bench.sh" "$S" "$R" "$CPU" 1 2>&1 \
   | grep -E '^rx-element|^testpmd|^ratio|^st2022src' | sed -e 's/ caps=.*//' -e 's/^/        /'

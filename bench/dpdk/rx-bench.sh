@@ -4,15 +4,15 @@
 # dpdk-testpmd rxonly, both fed by the same source, both with their
 # polling thread on the same core, alternated <rounds> times.
 # Sources (VMI_RX_SOURCE):
-#   gen   (default with one source, no shared engine) the generator of
-#         rx-gen.c, loaded into both processes with the EAL's -d: a thread
-#         on the other core puts a continuous 1080p59.94 stream on a
+#   gen   (default) the generator of rx-gen.c, loaded into both processes
+#         with LD_PRELOAD: a thread on the other core puts N continuous
+#         1080p59.94 streams, interleaved datagram by datagram, on a
 #         net_ring port, each datagram an mbuf built once (the receiver
 #         pays a ring dequeue and a reference drop, not a copy). Each
 #         line says how often the generator found the ring nearly empty
 #         (source_low: a receiver that may have polled in vain, which
 #         counts as its CPU time)
-#   pcap  (default otherwise) a net_pcap infinite_rx replay of one frame
+#   pcap  a net_pcap infinite_rx replay of one frame
 #         per stream (net_pcap copies every datagram into a fresh mbuf in
 #         the receiver's thread: about 260 ns, the bottleneck)
 # The frame is written by st2022sink (4497 datagrams).
@@ -39,11 +39,8 @@ CPU=${3:-1}
 N=${4:-1}
 ENG=${5:-}
 OTHER=$(( CPU == 0 ? 1 : 0 ))
-SRC=${VMI_RX_SOURCE:-$( [ "$N" = 1 ] && [ -z "$ENG" ] && echo gen || echo pcap)}
+SRC=${VMI_RX_SOURCE:-gen}
 GEN=$B/tests/dpdk/libvmi-rxgen.so
-if [ "$SRC" = gen ] && { [ "$N" != 1 ] || [ -n "$ENG" ]; }; then
-  echo "rx-bench: the generator source carries one stream (VMI_RX_SOURCE=pcap for more)"; exit 2
-fi
 EAL="--no-huge --no-pci -m 1024 --log-level=lib.eal:warning --log-level=pmd.net.pcap:error"
 tag=vmirxb-$$
 dir=$(mktemp -d /tmp/vmi-rxbench-XXXXXX)
@@ -54,14 +51,16 @@ HZ=$(getconf CLK_TCK)
 
 # one frame of each of N streams (239.1.2.<1+i>), interleaved datagram by
 # datagram when N > 1 (what a switch merging N senders gives)
-# (the generator's stream goes to a unicast address: the receiver then
-# sends nothing on net_ring's single-producer ring, no IGMP)
+# (the generator's streams go to one unicast address, ports 5004, 5006, ...
+# as bench-dpdk-rx's sources expect: the receiver then sends nothing on
+# net_ring's single-producer ring, no IGMP)
 for i in $(seq 1 "$N"); do
-  if [ "$SRC" = gen ]; then dst="10.0.0.2 destination-mac=02:00:00:00:00:02"
-  else dst=239.1.2.$i; fi
+  if [ "$SRC" = gen ]; then
+    dst="10.0.0.2 destination-mac=02:00:00:00:00:02"; port=$(( 5002 + 2 * i ))
+  else dst=239.1.2.$i; port=5004; fi
   gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! \
     video/x-raw,format=UYVP,width=1920,height=1080,framerate=60000/1001 ! \
-    st2022sink transport=dpdk host=$dst port=5004 bind-address=10.0.0.1 \
+    st2022sink transport=dpdk host=$dst port=$port bind-address=10.0.0.1 \
     dpdk-eal-args="$EAL -l $CPU --file-prefix $tag-w$i --vdev net_pcap0,tx_pcap=$dir/s$i.pcap" \
     > /dev/null 2>&1 || { echo "cannot write the replay"; exit 1; }
 done
@@ -73,10 +72,14 @@ fi
 PCAP=$dir/replay.pcap
 MBUFS=$(( N * 4497 + 8192 ))
 if [ "$SRC" = gen ]; then
-  VDEV="-d $GEN --vdev net_ring0"
+  # LD_PRELOAD, not the EAL's -d: the EAL refuses a library below a
+  # world-writable directory (a clone under /tmp)
+  VDEV="--vdev net_ring0"
+  PRELOAD=$GEN
   export VMI_RXGEN_PCAP=$PCAP VMI_RXGEN_CPU=$OTHER VMI_RXGEN_FIFO=${VMI_RXGEN_FIFO-10}
 else
   VDEV="--vdev net_pcap0,rx_pcap=$PCAP,infinite_rx=1"
+  PRELOAD=
 fi
 
 # the generator's count of bursts that found the ring nearly empty, as a
@@ -96,7 +99,7 @@ thread_ticks() { # pid name -> utime+stime ticks of that thread
 testpmd_run() {
   local fifo=$dir/in out=$dir/tp.out pid c0 c1 p0 p1
   rm -f "$fifo"; mkfifo "$fifo"
-  stdbuf -oL taskset -c $OTHER,$CPU dpdk-testpmd $EAL -l $OTHER,$CPU --main-lcore $OTHER \
+  env ${PRELOAD:+LD_PRELOAD=$PRELOAD} stdbuf -oL taskset -c $OTHER,$CPU dpdk-testpmd $EAL -l $OTHER,$CPU --main-lcore $OTHER \
     --file-prefix $tag-t$1 $VDEV -- -i \
     --forward-mode=rxonly --nb-cores=1 --total-num-mbufs=$MBUFS --burst=64 \
     < "$fifo" > "$out" 2>&1 &
@@ -136,9 +139,9 @@ mmm() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
 element_run() {
   local r=$1; shift
   rm -f "$dir/gen.stats"
-  env "$@" VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
+  env ${PRELOAD:+LD_PRELOAD=$PRELOAD} "$@" VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU "$B/bench/dpdk/bench-dpdk-rx" \
       "$([ "$SRC" = gen ] && echo gen || echo "$PCAP")" "$S" \
-      "$EAL -l $CPU --file-prefix $tag-o$r $([ "$SRC" = gen ] && echo "-d $GEN")" \
+      "$EAL -l $CPU --file-prefix $tag-o$r" \
       "$N" $ENG 2>/dev/null | grep '^rx-element'
 }
 

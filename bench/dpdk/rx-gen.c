@@ -13,12 +13,13 @@
  * st2022src alike, so both read the same source), by LD_PRELOAD or by
  * dlopen() before the EAL starts:
  *
- *   VMI_RXGEN_PCAP=frame.pcap VMI_RXGEN_CPU=0 \
- *     dpdk-testpmd --no-huge --no-pci -d .../libvmi-rxgen.so --vdev net_ring0
+ *   VMI_RXGEN_PCAP=frame.pcap VMI_RXGEN_CPU=0 LD_PRELOAD=.../libvmi-rxgen.so \
+ *     dpdk-testpmd --no-huge --no-pci --vdev net_ring0
  *
  * The EAL refuses a `-d` library when any directory above it is
  * world-writable (a build under /tmp): LD_PRELOAD and dlopen() have no such
- * check (the tests dlopen it, dpdk_test_rxgen_load()).
+ * check (the tests dlopen it, dpdk_test_rxgen_load(); the benchmark
+ * scripts preload it).
  *
  * The pcap holds one frame of datagrams of each of one or more streams,
  * interleaved datagram by datagram as on a wire (st2022sink writes them
