@@ -956,21 +956,40 @@ st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
       && k <= d->last_k + 256;
 }
 
-gboolean
-st2022_depacketizer_fits (St2022Depacketizer * d, const St2022Header * h)
+/* Where the mapping puts @h (the same extension push_parsed() applies):
+ * its FRCount and marker agree, and it is not implausibly far ahead;
+ * @before: what a datagram before the first frame gets */
+static gboolean
+mapping_fits (St2022Depacketizer * d, const St2022Header * h,
+    gboolean before)
 {
   gint64 ext, rel, k;
   guint idx;
 
-  if (d == NULL || h == NULL || !d->synced || d->provisional
-      || h->format != d->fmt || h->ssrc != d->ssrc)
-    return TRUE;
-  /* the same extension and mapping push_parsed() applies */
   ext = d->ext_high + (gint16) (h->seq - (guint16) d->ext_high);
   rel = ext - d->anchor;
   if (rel < 0)
-    return TRUE;                /* before the first frame: discarded anyway */
+    return before;
   k = map_rel (d, rel, &idx);
   return (guint8) (d->anchor_frcount + k) == h->frcount
       && (!h->marker || idx == d->n - 1) && k <= d->last_k + 256;
+}
+
+gboolean
+st2022_depacketizer_fits (St2022Depacketizer * d, const St2022Header * h)
+{
+  if (d == NULL || h == NULL || !d->synced || d->provisional
+      || h->format != d->fmt || h->ssrc != d->ssrc)
+    return TRUE;
+  /* before the first frame: discarded anyway */
+  return mapping_fits (d, h, TRUE);
+}
+
+gboolean
+st2022_depacketizer_places (St2022Depacketizer * d, const St2022Header * h)
+{
+  if (d == NULL || h == NULL || !d->synced || d->provisional
+      || h->format != d->fmt || h->ssrc != d->ssrc)
+    return FALSE;
+  return mapping_fits (d, h, FALSE);
 }

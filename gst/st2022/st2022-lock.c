@@ -15,6 +15,14 @@
  * The first run to reach @confirm datagrams is the stream. A datagram of the
  * locked stream ends every seed and run at once (the epoch moves on): while
  * the locked stream lives, nothing else takes over.
+ * With a depacketizer attached, datagrams of the locked stream beyond the
+ * window that its frame mapping places (FRCount and marker where their
+ * sequence numbers put them) are the stream's: a late one (behind) is
+ * accepted, and after a jump ahead they form a continuation run whose
+ * members may skip any number of sequence numbers.  Under heavy loss the
+ * stream arrives in pieces shorter than a run of consecutive datagrams,
+ * which were otherwise all dropped (and counted lost) until one piece was
+ * long enough.
  */
 
 #include <string.h>
@@ -38,6 +46,7 @@ typedef struct
   StreamId id;
   guint16 seq;
   gboolean oow;                 /* counted out-of-window (else foreign) */
+  gboolean cont;                /* the locked stream after a loss */
   gsize size;
   guint8 *data;
 } Seed;
@@ -49,6 +58,7 @@ typedef struct
   guint16 first, last;
   guint len;
   guint foreign, oow;           /* how its members were counted */
+  gboolean cont;                /* every member the locked stream's */
   guint64 grown;                /* the lock's datagram count at its last */
   guint8 *data;                 /* confirm * ST2022_DATAGRAM_SIZE */
   gsize *sizes;
@@ -71,6 +81,9 @@ struct _St2022StreamLock
 
   /* seeds and runs of an older epoch are dead: no per-datagram clearing */
   guint64 epoch;
+  /* the epoch in which a seed or run of the locked stream placed ahead
+   * (a continuation) was last made or grown */
+  guint64 cont_epoch;
   guint64 judged;               /* datagrams seen by candidates */
   Seed seeds[ST2022_LOCK_SEEDS];
   guint seed_next;
@@ -165,6 +178,15 @@ follows (guint16 last, guint16 seq)
   return step >= 1 && step <= RUN_MAX_STEP;
 }
 
+/* @seq may join a seed or run whose highest member is @last (@cont: both
+ * the locked stream's, placed by the depacketizer, which takes them in any
+ * order: any other sequence number) */
+static gboolean
+joins (guint16 last, guint16 seq, gboolean cont)
+{
+  return follows (last, seq) || (cont && seq != last);
+}
+
 static void
 run_append (Run * r, const guint8 * data, gsize len, gboolean oow,
     guint16 seq, guint64 now)
@@ -174,7 +196,9 @@ run_append (Run * r, const guint8 * data, gsize len, gboolean oow,
   memcpy (r->data + (gsize) r->len * ST2022_DATAGRAM_SIZE, data, len);
   r->sizes[r->len] = len;
   r->len++;
-  r->last = seq;
+  /* (a continuation's members may come in any order) */
+  if ((gint16) (seq - r->last) > 0 || r->len == 1)
+    r->last = seq;
   r->grown = now;
   if (oow)
     r->oow++;
@@ -211,7 +235,7 @@ relock (St2022StreamLock * l, Run * r, const St2022Header * h)
       || (guint16) (r->first - l->high) >= 0x8000;
   l->locked = TRUE;
   set_id (&l->cur, h);
-  l->high = h->seq;
+  l->high = r->last;
   l->stats.locks++;
   /* every other seed and run was strays; this one is replayed */
   l->epoch++;
@@ -225,7 +249,7 @@ relock (St2022StreamLock * l, Run * r, const St2022Header * h)
  * run, or becomes a seed. RELOCK once a run has @confirm members. */
 static St2022LockVerdict
 candidate (St2022StreamLock * l, const guint8 * data, gsize len,
-    const St2022Header * h, St2022LockVerdict verdict)
+    const St2022Header * h, St2022LockVerdict verdict, gboolean cont)
 {
   gboolean oow = verdict == ST2022_LOCK_OUT_OF_WINDOW;
   Run *r = NULL;
@@ -233,6 +257,8 @@ candidate (St2022StreamLock * l, const guint8 * data, gsize len,
   guint i;
 
   l->judged++;
+  if (cont)
+    l->cont_epoch = l->epoch;
   if (oow)
     l->stats.out_of_window++;
   else
@@ -242,7 +268,7 @@ candidate (St2022StreamLock * l, const guint8 * data, gsize len,
     Run *c = &l->runs[i];
 
     if (c->epoch == l->epoch && same_stream (&c->id, h)
-        && follows (c->last, h->seq)) {
+        && joins (c->last, h->seq, cont && c->cont)) {
       r = c;
       break;
     }
@@ -253,13 +279,14 @@ candidate (St2022StreamLock * l, const guint8 * data, gsize len,
       s = &l->seeds[(l->seed_next + ST2022_LOCK_SEEDS - 1 - i) %
           ST2022_LOCK_SEEDS];
       if (s->epoch != l->epoch || !same_stream (&s->id, h)
-          || !follows (s->seq, h->seq))
+          || !joins (s->seq, h->seq, cont && s->cont))
         continue;
       r = run_slot (l);
       r->epoch = l->epoch;
       r->id = s->id;
       r->first = s->seq;
       r->len = r->foreign = r->oow = 0;
+      r->cont = cont && s->cont;
       run_append (r, s->data, s->size, s->oow, s->seq, l->judged);
       s->epoch = 0;
     }
@@ -270,6 +297,7 @@ candidate (St2022StreamLock * l, const guint8 * data, gsize len,
       set_id (&s->id, h);
       s->seq = h->seq;
       s->oow = oow;
+      s->cont = cont;
       s->size = MIN (len, ST2022_DATAGRAM_SIZE);
       memcpy (s->data, data, s->size);
       return verdict;
@@ -281,11 +309,29 @@ candidate (St2022StreamLock * l, const guint8 * data, gsize len,
     set_id (&r->id, h);
     r->first = h->seq;
     r->len = r->foreign = r->oow = 0;
+    r->cont = cont;
   }
   run_append (r, data, len, oow, h->seq, l->judged);
   if (r->len < l->confirm)
     return verdict;
   return relock (l, r, h);
+}
+
+/* The epoch moved on: the seeds and runs of the locked stream placed
+ * ahead of it live on (the stream they continue has not contradicted
+ * them); only while there are some */
+static void
+keep_continuations (St2022StreamLock * l)
+{
+  guint i;
+
+  for (i = 0; i < ST2022_LOCK_SEEDS; i++)
+    if (l->seeds[i].epoch == l->epoch - 1 && l->seeds[i].cont)
+      l->seeds[i].epoch = l->epoch;
+  for (i = 0; i < ST2022_LOCK_RUNS; i++)
+    if (l->runs[i].epoch == l->epoch - 1 && l->runs[i].cont)
+      l->runs[i].epoch = l->epoch;
+  l->cont_epoch = l->epoch;
 }
 
 St2022LockVerdict
@@ -305,23 +351,36 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
     return ST2022_LOCK_FOREIGN;
   }
   if (G_UNLIKELY (!l->locked) || !same_stream (&l->cur, hdr))
-    return candidate (l, data, len, hdr, ST2022_LOCK_FOREIGN);
+    return candidate (l, data, len, hdr, ST2022_LOCK_FOREIGN, FALSE);
 
   d = (gint16) (hdr->seq - l->high);
   if (d < -ST2022_LOCK_WINDOW_BEHIND || (d > ST2022_LOCK_WINDOW_AHEAD
           && (l->dropped == 0 || (l->depay == NULL
-                  && (guint64) (d - 1) > l->dropped))))
-    return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
-  /* in the window, but not where the frame being built puts it (another
-   * FRCount, a marker inside a frame): a spoof or a renumbered stream,
-   * which a run tells apart; it never reaches the frame */
-  if (l->depay && !st2022_depacketizer_fits (l->depay, hdr))
-    return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW);
+                  && (guint64) (d - 1) > l->dropped)))) {
+    gboolean placed = l->depay
+        && st2022_depacketizer_places (l->depay, hdr);
+
+    /* placed behind: late, the depacketizer's to count (discarded, or
+     * into a frame still open); placed ahead: the stream after a loss,
+     * confirmed by a run however the loss cuts it */
+    if (!placed || d > 0)
+      return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW,
+          placed);
+  } else if (l->depay && !st2022_depacketizer_fits (l->depay, hdr)) {
+    /* in the window, but not where the frame being built puts it
+     * (another FRCount, a marker inside a frame): a spoof or a renumbered
+     * stream, which a run tells apart; it never reaches the frame */
+    return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW, FALSE);
+  }
 
   /* the locked stream goes on (past a gap the transport's drops explain,
-   * if any): whatever seeds and runs were building were strays */
-  l->epoch++;
+   * if any): whatever seeds and runs were building were strays.  A late
+   * datagram is no sign of that: the run after a jump may be the stream
+   * itself, reordered across the jump. */
   if (d > 0) {
+    l->epoch++;
+    if (G_UNLIKELY (l->cont_epoch == l->epoch - 1))
+      keep_continuations (l);
     l->high = hdr->seq;
     if (d > 1 && l->dropped > 0) {
       /* the gap is what the reported drops cost the stream */

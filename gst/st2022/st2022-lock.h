@@ -143,6 +143,13 @@ gboolean st2022_depacketizer_continues (St2022Depacketizer * d,
 gboolean st2022_depacketizer_fits (St2022Depacketizer * d,
     const St2022Header * hdr);
 
+/* TRUE only when @d is synced on a confirmed frame start and its mapping
+ * puts @hdr where its FRCount and marker agree (as _fits(), but FALSE
+ * where _fits() cannot tell): the lock takes such a datagram beyond its
+ * window as the locked stream's, late (behind) or after a loss (ahead). */
+gboolean st2022_depacketizer_places (St2022Depacketizer * d,
+    const St2022Header * hdr);
+
 G_END_DECLS
 
 #endif /* __ST2022_LOCK_H__ */

@@ -1,0 +1,475 @@
+/* gst-vmi: packets-lost under heavy loss, exactly
+ *
+ * Copyright (C) 2026 gst-vmi contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A 1080p59.94 stream of many frames loses whole bursts of 32 datagrams
+ * at random (a sender's queue overflowing), long gaps and a few datagrams
+ * reordered, and goes through the stream lock and the depacketizer as
+ * st2022src puts them together.  packets-lost must be exactly the
+ * datagrams not delivered of the frames the depacketizer counts: every
+ * frame from the first it assembles to the last, those wholly lost in
+ * between included, as long as no gap is longer than half the sequence
+ * space (32,768 datagrams).  A longer gap cannot be told from a sender
+ * restarting with new numbers: the depacketizer starts over at the next
+ * frame start, and the datagrams from the end of the frame before the gap
+ * to that frame start are not counted (docs/elements.md, packets-lost).
+ */
+
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include "st2022.h"
+#include "st2022-lock.h"
+
+#define BURST 32
+#define N_RASTERS 3
+
+typedef struct
+{
+  const St2022Format *f;
+  guint N;
+  guint8 *raster[N_RASTERS];
+  guint8 *buf[3];               /* output targets: two frames in flight */
+  guint next;
+  gsize size;
+  guint64 frames, complete, bad;        /* frames ended, of them whole */
+  guint64 skipped_marks;
+} Rx;
+
+static gboolean
+cb_begin (gpointer user, const St2022Format * fmt, const St2022Header * hdr,
+    St2022Target * t)
+{
+  Rx *r = user;
+
+  guint8 *b = r->buf[r->next++ % 3];
+
+  memset (b, 0xee, r->size);
+  t->type = ST2022_TARGET_RASTER;
+  t->data = b;
+  t->size = r->size;
+  return TRUE;
+}
+
+static void
+cb_end (gpointer user, St2022Target * t, const St2022FrameInfo * info)
+{
+  Rx *r = user;
+
+  if (info->aborted)
+    return;
+  r->frames++;
+  /* the frame's content follows from its FRCount (raster frcount % 3) */
+  if (info->complete) {
+    r->complete++;
+    if (memcmp (t->data, r->raster[info->frcount % N_RASTERS],
+            r->f->frame_bytes) != 0)
+      r->bad++;
+  }
+}
+
+static const St2022DepacketizerCallbacks callbacks = { cb_begin, cb_end,
+  NULL
+};
+
+typedef struct
+{
+  guint8 data[ST2022_DATAGRAM_SIZE];
+  gsize len;
+  guint64 g;                    /* global index: frame * N + index */
+} Dg;
+
+/* What the receiver is handed, in order: frame by frame from a
+ * packetizer, whole bursts of BURST dropped with probability @loss, the
+ * global ranges [gap_from[i], gap_from[i] + gap_len[i]) dropped, and
+ * (with @reorder) a delivered datagram swapped with the one 1..3 after it
+ * now and then. */
+typedef struct
+{
+  gdouble loss;
+  guint n_frames;
+  guint64 gap_from[2], gap_len[2];
+  gboolean reorder;
+  /* a burst that loses keeps its first 0..BURST-1 datagrams (what room
+   * a full receive queue had left), else it is lost whole */
+  gboolean tail;
+  gboolean note_drops;          /* tell the lock of each dropped burst */
+  guint32 seed;
+} Scenario;
+
+typedef struct
+{
+  guint64 delivered_per_frame_max;
+  guint8 *got;                  /* per global datagram: delivered */
+} Truth;
+
+static gboolean
+in_gap (const Scenario * sc, guint64 g)
+{
+  guint i;
+
+  for (i = 0; i < 2; i++)
+    if (sc->gap_len[i] && g >= sc->gap_from[i]
+        && g < sc->gap_from[i] + sc->gap_len[i])
+      return TRUE;
+  return FALSE;
+}
+
+static void
+deliver (St2022StreamLock * l, St2022Depacketizer * d, const Dg * dg)
+{
+  St2022Header h;
+
+  switch (st2022_stream_lock_push (l, dg->data, dg->len, &h)) {
+    case ST2022_LOCK_ACCEPT:
+      st2022_depacketizer_push_parsed (d, dg->data, &h, 0);
+      break;
+    case ST2022_LOCK_INVALID:
+      st2022_depacketizer_push (d, dg->data, dg->len, 0);
+      break;
+    case ST2022_LOCK_RELOCK:{
+      guint i, n = st2022_stream_lock_replay_count (l);
+      gsize len;
+      const guint8 *p = st2022_stream_lock_replay (l, 0, &len);
+      St2022Header h0;
+
+      /* as gst_st2022_src_relock() does */
+      if (st2022_stream_lock_relock_is_new_stream (l)
+          || st2022_header_parse (p, len, &h0, NULL) != ST2022_OK
+          || !st2022_depacketizer_continues (d, &h0))
+        st2022_depacketizer_flush_abandoned (d);
+      for (i = 0; i < n; i++) {
+        p = st2022_stream_lock_replay (l, i, &len);
+        st2022_depacketizer_push (d, p, len, 0);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/* Runs @sc; returns the datagrams delivered per frame in @got_per_frame
+ * (n_frames entries) and the stats */
+static void
+run (const Scenario * sc, guint * got_per_frame, St2022DepacketizerStats * st,
+    Rx * rx, gdouble * ns_per_dgram)
+{
+  St2022PacketizerConfig cfg;
+  St2022Packetizer *p;
+  St2022Depacketizer *d;
+  St2022StreamLock *l;
+  GRand *rand = g_rand_new_with_seed (sc->seed);
+  Dg *frame = g_new (Dg, rx->N);
+  Dg held[4];                   /* delivered, waiting to be swapped in */
+  guint n_held = 0, hold_for = 0;
+  guint f, i;
+  gboolean burst_drop = FALSE;
+  guint keep = 0;
+  gint64 t0, spent = 0;
+  guint64 pushed = 0;
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.initial_seq = 65000;
+  cfg.initial_frcount = 0;
+  cfg.ssrc = 0x2022;
+  p = st2022_packetizer_new (rx->f, &cfg);
+  d = st2022_depacketizer_new (&callbacks, rx);
+  l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
+  st2022_stream_lock_set_depacketizer (l, d);
+
+  for (f = 0; f < sc->n_frames; f++) {
+    St2022Datagram batch[64];
+    guint done = 0;
+    int got;
+
+    fail_unless_equals_int (st2022_packetizer_begin_frame (p,
+            rx->raster[f % N_RASTERS], rx->f->frame_bytes,
+            f * rx->f->rtp_ts_increment), ST2022_OK);
+    while ((got = st2022_packetizer_next (p, batch, 64)) > 0) {
+      int k;
+
+      for (k = 0; k < got; k++) {
+        Dg *o = &frame[done + k];
+
+        memcpy (o->data, batch[k].header, batch[k].header_len);
+        memcpy (o->data + batch[k].header_len, batch[k].payload,
+            batch[k].payload_len);
+        o->len = batch[k].header_len + batch[k].payload_len;
+        o->g = (guint64) f *rx->N + done + k;
+      }
+      done += got;
+    }
+    fail_unless_equals_int (done, rx->N);
+
+    got_per_frame[f] = 0;
+    for (i = 0; i < rx->N; i++) {
+      guint64 g = frame[i].g;
+
+      if (g % BURST == 0) {
+        /* the first frame arrives whole: the receiver's start is not
+         * what is tested */
+        burst_drop = f > 0 && g_rand_double (rand) < sc->loss;
+        keep = burst_drop && sc->tail ? g_rand_int_range (rand, 0, BURST) : 0;
+        if (burst_drop && sc->note_drops)
+          st2022_stream_lock_note_dropped (l, 1);
+      }
+      if ((burst_drop && g % BURST >= keep) || in_gap (sc, g))
+        continue;
+      got_per_frame[f]++;
+      t0 = g_get_monotonic_time ();
+      if (sc->reorder && n_held == 0 && f > 0 && g_rand_int_range (rand, 0,
+              64) == 0) {
+        /* this one arrives after the next 1..3 delivered */
+        held[n_held++] = frame[i];
+        hold_for = g_rand_int_range (rand, 1, 4);
+        continue;
+      }
+      deliver (l, d, &frame[i]);
+      pushed++;
+      if (n_held && --hold_for == 0) {
+        deliver (l, d, &held[0]);
+        pushed++;
+        n_held = 0;
+      }
+      spent += g_get_monotonic_time () - t0;
+    }
+  }
+  if (n_held)
+    deliver (l, d, &held[0]);
+  st2022_depacketizer_flush (d);
+  st2022_depacketizer_get_stats (d, st);
+  *ns_per_dgram = pushed ? spent * 1000.0 / pushed : 0;
+
+  st2022_stream_lock_free (l);
+  st2022_depacketizer_free (d);
+  st2022_packetizer_free (p);
+  g_free (frame);
+  g_rand_free (rand);
+}
+
+static void
+rx_init (Rx * rx)
+{
+  guint i, k;
+
+  memset (rx, 0, sizeof (*rx));
+  rx->f = st2022_format_from_name ("1080p59.94");
+  fail_unless (rx->f != NULL);
+  rx->N = rx->f->datagrams_per_frame;
+  rx->size = rx->f->frame_bytes;
+  for (k = 0; k < 3; k++)
+    rx->buf[k] = g_malloc (rx->size);
+  for (k = 0; k < N_RASTERS; k++) {
+    GRand *g = g_rand_new_with_seed (100 + k);
+
+    rx->raster[k] = g_malloc (rx->size);
+    for (i = 0; i < rx->size; i++)
+      rx->raster[k][i] = g_rand_int (g);
+    g_rand_free (g);
+  }
+}
+
+static void
+rx_clear (Rx * rx)
+{
+  guint k;
+
+  for (k = 0; k < N_RASTERS; k++)
+    g_free (rx->raster[k]);
+  for (k = 0; k < 3; k++)
+    g_free (rx->buf[k]);
+}
+
+/* A gap longer than half the sequence space from datagram @g: the frame
+ * it begins in is ended without counting its rest, the frames after it
+ * up to the first that begins after the gap are not counted at all (the
+ * one the gap ends in is discarded) */
+static gint
+long_gap (const Scenario * sc, guint N, guint f, guint * to)
+{
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    guint64 end = sc->gap_from[i] + sc->gap_len[i];
+
+    if (sc->gap_len[i] > 0x8000 && sc->gap_from[i] / N == f) {
+      /* the first frame after it that begins after it */
+      *to = (guint) ((end + N - 1) / N);
+      return sc->gap_from[i] % N ? 1 : 0;
+    }
+  }
+  return -1;
+}
+
+/* The expected count: the frames [first, last] the depacketizer counts,
+ * each's undelivered datagrams */
+static void
+check (const Scenario * sc, const char *what)
+{
+  Rx rx;
+  St2022DepacketizerStats st;
+  guint *got = g_new0 (guint, sc->n_frames);
+  guint f, last = 0, to;
+  guint64 lost = 0, delivered = 0, frames = 0, whole = 0, uncounted = 0;
+  gdouble ns;
+  gint cut;
+
+  rx_init (&rx);
+  run (sc, got, &st, &rx, &ns);
+  for (f = 0; f < sc->n_frames; f++)
+    if (got[f])
+      last = f;
+  for (f = 0; f <= last; f++)
+    delivered += got[f];
+  for (f = 0; f <= last; f++) {
+    if ((cut = long_gap (sc, rx.N, f, &to)) >= 0) {
+      /* the frame the gap begins in, if any of it came, ends there */
+      frames += cut;
+      /* what came of the frame the gap ends in is discarded */
+      if (to - 1 > f && to - 1 <= last)
+        uncounted += got[to - 1];
+      f = to - 1;
+      continue;
+    }
+    lost += rx.N - got[f];
+    frames += got[f] > 0;
+    whole += got[f] == rx.N;
+  }
+  g_print ("%s: delivered %" G_GUINT64_FORMAT " lost %" G_GUINT64_FORMAT
+      " | depacketizer lost %" G_GUINT64_FORMAT " frames %" G_GUINT64_FORMAT
+      " skipped %" G_GUINT64_FORMAT " reordered %" G_GUINT64_FORMAT
+      " discarded %" G_GUINT64_FORMAT " | %.0f ns/datagram\n", what,
+      delivered, lost, st.packets_lost, st.frames, st.frames_skipped,
+      st.packets_reordered, st.packets_discarded, ns);
+  fail_unless_equals_uint64 (st.packets_lost, lost);
+  fail_unless_equals_uint64 (st.frames, frames);
+  if (sc->gap_len[0] < 0x8000) {
+    fail_unless_equals_uint64 (st.frames + st.frames_skipped, last + 1);
+  } else {
+    /* the frame a long gap ends in is discarded, the rest are frames */
+    fail_unless_equals_uint64 (st.packets_discarded, uncounted);
+  }
+  fail_unless_equals_uint64 (rx.complete, whole);
+  fail_unless_equals_uint64 (rx.bad, 0);
+  fail_unless_equals_uint64 (st.packets_duplicate, 0);
+  g_free (got);
+  rx_clear (&rx);
+}
+
+static void
+loss_rates (gboolean reorder, gboolean note)
+{
+  static const gdouble rates[] = { 0.01, 0.10, 0.50 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    Scenario sc = { 0 };
+    gchar *what;
+
+    sc.loss = rates[i];
+    sc.n_frames = 24;
+    sc.reorder = reorder;
+    sc.note_drops = note;
+    sc.seed = 1 + i;
+    what = g_strdup_printf ("loss %.0f %%%s%s", rates[i] * 100,
+        reorder ? " reordered" : "", note ? " drops told" : "");
+    check (&sc, what);
+    g_free (what);
+  }
+}
+
+GST_START_TEST (test_burst_loss)
+{
+  loss_rates (FALSE, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_burst_loss_told)
+{
+  loss_rates (FALSE, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tail_loss)
+{
+  static const gdouble rates[] = { 0.10, 0.50, 0.90, 1.0 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    Scenario sc = { 0 };
+    gchar *what = g_strdup_printf ("tails %.0f %%", rates[i] * 100);
+
+    sc.loss = rates[i];
+    sc.tail = TRUE;
+    sc.n_frames = 24;
+    sc.seed = 11 + i;
+    check (&sc, what);
+    g_free (what);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_burst_loss_reordered)
+{
+  loss_rates (TRUE, FALSE);
+  loss_rates (TRUE, TRUE);
+}
+
+GST_END_TEST;
+
+/* A gap of 30,000 datagrams (under half the sequence space): counted */
+GST_START_TEST (test_long_gap)
+{
+  Scenario sc = { 0 };
+
+  sc.n_frames = 20;
+  sc.gap_from[0] = 3 * 4497 + 1000;
+  sc.gap_len[0] = 30000;
+  sc.reorder = TRUE;
+  sc.seed = 9;
+  check (&sc, "gap 30000");
+  sc.note_drops = TRUE;
+  check (&sc, "gap 30000 drops told");
+  sc.loss = 0.1;
+  check (&sc, "gap 30000 loss 10 %");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_longer_gap)
+{
+  Scenario sc = { 0 };
+
+  sc.n_frames = 40;
+  sc.gap_from[0] = 3 * 4497 + 1000;
+  sc.gap_len[0] = 40000;
+  sc.gap_from[1] = 20 * 4497 + 1000;
+  sc.gap_len[1] = 70000;
+  sc.seed = 9;
+  check (&sc, "gaps 40000 70000");
+}
+
+GST_END_TEST;
+
+static Suite *
+st2022_lost_suite (void)
+{
+  Suite *s = suite_create ("st2022-lost");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_burst_loss);
+  tcase_add_test (tc, test_burst_loss_told);
+  tcase_add_test (tc, test_tail_loss);
+  tcase_add_test (tc, test_burst_loss_reordered);
+  tcase_add_test (tc, test_long_gap);
+  tcase_add_test (tc, test_longer_gap);
+  return s;
+}
+
+GST_CHECK_MAIN (st2022_lost);
