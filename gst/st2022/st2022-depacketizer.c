@@ -946,8 +946,10 @@ st2022_depacketizer_continues (St2022Depacketizer * d, const St2022Header * h)
   if (d == NULL || h == NULL || !d->synced || h->format != d->fmt
       || h->ssrc != d->ssrc)
     return FALSE;
-  /* forward only: a jump ahead of up to half the sequence space */
-  ext = d->ext_high + (guint16) (h->seq - (guint16) d->ext_high);
+  /* up to half the sequence space either way: a jump ahead after a loss,
+   * or a late datagram (a continuation run the lock confirms may begin
+   * with one it kept while the stream moved past it) */
+  ext = d->ext_high + (gint16) (h->seq - (guint16) d->ext_high);
   rel = ext - d->anchor;
   if (rel < 0)
     return FALSE;

@@ -231,8 +231,10 @@ relock (St2022StreamLock * l, Run * r, const St2022Header * h)
   /* the run was a stream after all: its members were not strays */
   l->stats.foreign -= r->foreign;
   l->stats.out_of_window -= r->oow;
+  /* a continuation is the locked stream's wherever its first member lies
+   * (one kept from before the stream moved past it is late, no more) */
   l->relock_new = !l->locked || !same_stream (&l->cur, h)
-      || (guint16) (r->first - l->high) >= 0x8000;
+      || (!r->cont && (guint16) (r->first - l->high) >= 0x8000);
   l->locked = TRUE;
   set_id (&l->cur, h);
   l->high = r->last;

@@ -128,9 +128,10 @@ void st2022_stream_lock_get_stats (St2022StreamLock * l,
     St2022LockStats * stats);
 
 /* The lock's companion in the depacketizer: TRUE when @hdr (a datagram
- * ahead of everything received) continues the stream @d is synced on, i.e.
- * the datagrams in between were lost, not renumbered (its FRCount is the one
- * its sequence number implies).  Decides how a RELOCK that is not a new
+ * ahead of everything received, or late: up to half the sequence space
+ * either way) continues the stream @d is synced on, i.e. the datagrams in
+ * between were lost, not renumbered (its FRCount is the one its sequence
+ * number implies).  Decides how a RELOCK that is not a new
  * stream is replayed: as is (the loss is counted) or after a flush. */
 gboolean st2022_depacketizer_continues (St2022Depacketizer * d,
     const St2022Header * hdr);

@@ -93,6 +93,7 @@ typedef struct
   /* a burst that loses keeps its first 0..BURST-1 datagrams (what room
    * a full receive queue had left), else it is lost whole */
   gboolean tail;
+  guint keep_max;               /* tail: keep 0..keep_max - 1 (0: BURST) */
   gboolean note_drops;          /* tell the lock of each dropped burst */
   guint32 seed;
 } Scenario;
@@ -207,10 +208,13 @@ run (const Scenario * sc, guint * got_per_frame, St2022DepacketizerStats * st,
       guint64 g = frame[i].g;
 
       if (g % BURST == 0) {
-        /* the first frame arrives whole: the receiver's start is not
-         * what is tested */
-        burst_drop = f > 0 && g_rand_double (rand) < sc->loss;
-        keep = burst_drop && sc->tail ? g_rand_int_range (rand, 0, BURST) : 0;
+        /* the first and last frames arrive whole: the receiver's start
+         * is not what is tested, nor the datagrams the lock still holds
+         * when a stream stops (a continuation run not yet confirmed) */
+        burst_drop = f > 0 && f < sc->n_frames - 1
+            && g_rand_double (rand) < sc->loss;
+        keep = burst_drop && sc->tail ? g_rand_int_range (rand, 0,
+            sc->keep_max ? sc->keep_max : BURST) : 0;
         if (burst_drop && sc->note_drops)
           st2022_stream_lock_note_dropped (l, 1);
       }
@@ -413,6 +417,28 @@ GST_START_TEST (test_tail_loss)
 
 GST_END_TEST;
 
+/* A receiver far behind: most bursts find room for 0..3 datagrams, so
+ * the stream arrives in pieces far shorter than a confirming run */
+GST_START_TEST (test_starved)
+{
+  Scenario sc = { 0 };
+
+  sc.loss = 0.9;
+  sc.tail = TRUE;
+  sc.keep_max = 4;
+  sc.n_frames = 24;
+  sc.seed = 21;
+  check (&sc, "starved");
+  sc.reorder = TRUE;
+  check (&sc, "starved reordered");
+  /* every burst: no piece as long as a confirming run */
+  sc.loss = 1.0;
+  sc.reorder = FALSE;
+  check (&sc, "starved all");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_burst_loss_reordered)
 {
   loss_rates (TRUE, FALSE);
@@ -466,6 +492,7 @@ st2022_lost_suite (void)
   tcase_add_test (tc, test_burst_loss);
   tcase_add_test (tc, test_burst_loss_told);
   tcase_add_test (tc, test_tail_loss);
+  tcase_add_test (tc, test_starved);
   tcase_add_test (tc, test_burst_loss_reordered);
   tcase_add_test (tc, test_long_gap);
   tcase_add_test (tc, test_longer_gap);
