@@ -544,17 +544,18 @@ on_epoch_once (gboolean receiver, guint attempt)
      * the frame is the one of the last three alignment points before its
      * arrival whose RTP timestamp, floor (k / 50 s * 27 MHz) = 540000 k
      * mod 2^32, it carries (a frame late by more than a period, on a
-     * loaded machine, then shows as late, not as a wrong timestamp) */
+     * loaded machine, then shows as late, not as a wrong timestamp; ci18
+     * had one 4 periods late): the alignment points of the last second */
     guint64 k = frame_before (ptp - TX_OFFSET_NS + SYNC_TOLERANCE_NS);
     guint64 align;
     gint64 delay;
+    guint back;
 
-    if (f->rtp != (guint32) (k * 540000) && f->rtp == (guint32) ((k - 1) *
-            540000))
-      k -= 1;
-    else if (f->rtp != (guint32) (k * 540000)
-        && f->rtp == (guint32) ((k - 2) * 540000))
-      k -= 2;
+    for (back = 0; back <= FPS; back++)
+      if (f->rtp == (guint32) ((k - back) * 540000)) {
+        k -= back;
+        break;
+      }
     align = k * (GST_SECOND / FPS);
     delay = (gint64) (ptp - align - TX_OFFSET_NS);
     if (f->rtp != (guint32) (k * 540000)) {
