@@ -158,6 +158,7 @@ struct _GstSt2022Src
   gboolean had_signal, signal_lost;
   GstClockTime conceal_budget, conceal_last;
   GstClockTime last_post;
+  GstClockTime last_fold;        /* counters last folded by a run */
 
   /* shared by the receive and streaming threads, under @lock */
   GMutex lock;
