@@ -995,3 +995,19 @@ st2022_depacketizer_places (St2022Depacketizer * d, const St2022Header * h)
     return FALSE;
   return mapping_fits (d, h, FALSE);
 }
+
+gboolean
+st2022_depacketizer_fills (St2022Depacketizer * d, const St2022Header * h)
+{
+  gint64 ext, k;
+  guint idx, i;
+
+  if (!st2022_depacketizer_places (d, h))
+    return FALSE;
+  ext = d->ext_high + (gint16) (h->seq - (guint16) d->ext_high);
+  k = map_rel (d, ext - d->anchor, &idx);
+  for (i = 0; i < 2; i++)
+    if (d->slot[i].active && d->slot[i].k == k)
+      return !BIT_TEST (d->slot[i].received, idx);
+  return d->have_done && k == d->done_k && !BIT_TEST (d->done_map, idx);
+}

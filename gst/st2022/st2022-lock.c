@@ -17,9 +17,11 @@
  * the locked stream lives, nothing else takes over.
  * With a depacketizer attached, datagrams of the locked stream beyond the
  * window that its frame mapping places (FRCount and marker where their
- * sequence numbers put them) are the stream's: a late one (behind) is
- * accepted, and after a jump ahead they form a continuation run whose
- * members may skip any number of sequence numbers.  Under heavy loss the
+ * sequence numbers put them) are the stream's: a late one (behind) that
+ * its frame misses is accepted, and after a jump ahead they form a
+ * continuation run whose members may skip any number of sequence numbers.
+ * A late one where a datagram was received already (a sender starting
+ * over with the same numbers) needs a run, as any stray.  Under heavy loss the
  * stream arrives in pieces shorter than a run of consecutive datagrams,
  * which were otherwise all dropped (and counted lost) until one piece was
  * long enough.
@@ -359,15 +361,16 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
   if (d < -ST2022_LOCK_WINDOW_BEHIND || (d > ST2022_LOCK_WINDOW_AHEAD
           && (l->dropped == 0 || (l->depay == NULL
                   && (guint64) (d - 1) > l->dropped)))) {
-    gboolean placed = l->depay
-        && st2022_depacketizer_places (l->depay, hdr);
-
-    /* placed behind: late, the depacketizer's to count (discarded, or
-     * into a frame still open); placed ahead: the stream after a loss,
-     * confirmed by a run however the loss cuts it */
-    if (!placed || d > 0)
+    /* placed ahead: the stream after a loss, confirmed by a run however
+     * the loss cuts it; behind, where its frame misses it: late, the
+     * depacketizer's to count (discarded, or into a frame still open).
+     * Behind where a datagram was received already, it is a candidate as
+     * any stray: a sender that starts over with the same numbers (a
+     * replay of a loop) is behind the lock with every datagram, and only
+     * a run takes it up again */
+    if (d > 0 || !l->depay || !st2022_depacketizer_fills (l->depay, hdr))
       return candidate (l, data, len, hdr, ST2022_LOCK_OUT_OF_WINDOW,
-          placed);
+          d > 0 && l->depay && st2022_depacketizer_places (l->depay, hdr));
   } else if (l->depay && !st2022_depacketizer_fits (l->depay, hdr)) {
     /* in the window, but not where the frame being built puts it
      * (another FRCount, a marker inside a frame): a spoof or a renumbered

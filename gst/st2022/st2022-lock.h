@@ -151,6 +151,14 @@ gboolean st2022_depacketizer_fits (St2022Depacketizer * d,
 gboolean st2022_depacketizer_places (St2022Depacketizer * d,
     const St2022Header * hdr);
 
+/* TRUE when _places() puts @hdr (a late datagram) where a frame still
+ * being built, or the last one ended, misses it: the lock takes it as the
+ * locked stream's however far behind its window.  A datagram of a sender
+ * that starts over with the same numbers lands where one was received
+ * already, and is a stray until a run takes the stream up again. */
+gboolean st2022_depacketizer_fills (St2022Depacketizer * d,
+    const St2022Header * hdr);
+
 G_END_DECLS
 
 #endif /* __ST2022_LOCK_H__ */
