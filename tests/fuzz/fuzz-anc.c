@@ -80,6 +80,23 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   vmi_anc_audio_rx_begin_frame (rx);
   vmi_anc_read_frame (fmt, rasters[idx], fmt->frame_bytes, NULL, &st,
       on_packet, NULL);
+  /* again with a side buffer's blank_dirty map and a missing map, their
+   * bits from the input: the reader skips the spaces of clear datagrams */
+  {
+    guint map_words = (fmt->datagrams_per_frame + 31) / 32;
+    guint32 *blank = g_new0 (guint32, map_words);
+    guint32 *missing = g_new0 (guint32, map_words);
+
+    for (i = 0; i < map_words && size > 0; i++) {
+      blank[i] = 0x01010101u * data[i % size];
+      missing[i] = data[(i * 7 + 3) % size] < 16 ? 1u << (data[i % size]
+          & 31) : 0;
+    }
+    vmi_anc_read_frame_full (fmt, rasters[idx], fmt->frame_bytes, missing,
+        blank, &st, on_packet, NULL);
+    g_free (blank);
+    g_free (missing);
+  }
   vmi_anc_audio_rx_end_frame (rx, size % 3 ? 0 :
       vmi_anc_audio_frame_samples (fmt, size), vmi_anc_audio_rx_channels (rx),
       out, 2048, &concealed);
