@@ -150,6 +150,35 @@ deliver (St2022StreamLock * l, St2022Depacketizer * d, const Dg * dg)
   }
 }
 
+/* Frame @f of the stream (raster f % N_RASTERS) from @p into @frame, each
+ * datagram whole, with its global index */
+static void
+packetize_frame (Rx * rx, St2022Packetizer * p, guint f, Dg * frame)
+{
+  St2022Datagram batch[64];
+  guint done = 0;
+  int got;
+
+  fail_unless_equals_int (st2022_packetizer_begin_frame (p,
+          rx->raster[f % N_RASTERS], rx->f->frame_bytes,
+          f * rx->f->rtp_ts_increment), ST2022_OK);
+  while ((got = st2022_packetizer_next (p, batch, 64)) > 0) {
+    int k;
+
+    for (k = 0; k < got; k++) {
+      Dg *o = &frame[done + k];
+
+      memcpy (o->data, batch[k].header, batch[k].header_len);
+      memcpy (o->data + batch[k].header_len, batch[k].payload,
+          batch[k].payload_len);
+      o->len = batch[k].header_len + batch[k].payload_len;
+      o->g = (guint64) f *rx->N + done + k;
+    }
+    done += got;
+  }
+  fail_unless_equals_int (done, rx->N);
+}
+
 /* Runs @sc; returns the datagrams delivered per frame in @got_per_frame
  * (n_frames entries) and the stats */
 static void
@@ -180,28 +209,7 @@ run (const Scenario * sc, guint * got_per_frame, St2022DepacketizerStats * st,
   st2022_stream_lock_set_depacketizer (l, d);
 
   for (f = 0; f < sc->n_frames; f++) {
-    St2022Datagram batch[64];
-    guint done = 0;
-    int got;
-
-    fail_unless_equals_int (st2022_packetizer_begin_frame (p,
-            rx->raster[f % N_RASTERS], rx->f->frame_bytes,
-            f * rx->f->rtp_ts_increment), ST2022_OK);
-    while ((got = st2022_packetizer_next (p, batch, 64)) > 0) {
-      int k;
-
-      for (k = 0; k < got; k++) {
-        Dg *o = &frame[done + k];
-
-        memcpy (o->data, batch[k].header, batch[k].header_len);
-        memcpy (o->data + batch[k].header_len, batch[k].payload,
-            batch[k].payload_len);
-        o->len = batch[k].header_len + batch[k].payload_len;
-        o->g = (guint64) f *rx->N + done + k;
-      }
-      done += got;
-    }
-    fail_unless_equals_int (done, rx->N);
+    packetize_frame (rx, p, f, frame);
 
     got_per_frame[f] = 0;
     for (i = 0; i < rx->N; i++) {
@@ -396,11 +404,9 @@ GST_START_TEST (test_replay_loop)
   St2022Depacketizer *d;
   St2022StreamLock *l;
   St2022DepacketizerStats st;
-  St2022Datagram batch[64];
   Dg *frame;
   Rx rx;
-  guint done = 0, rep, i;
-  int got;
+  guint rep, i;
 
   rx_init (&rx);
   frame = g_new (Dg, rx.N);
@@ -411,22 +417,7 @@ GST_START_TEST (test_replay_loop)
   d = st2022_depacketizer_new (&callbacks, &rx);
   l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
   st2022_stream_lock_set_depacketizer (l, d);
-  fail_unless_equals_int (st2022_packetizer_begin_frame (p, rx.raster[0],
-          rx.f->frame_bytes, 0), ST2022_OK);
-  while ((got = st2022_packetizer_next (p, batch, 64)) > 0) {
-    int k;
-
-    for (k = 0; k < got; k++) {
-      Dg *o = &frame[done + k];
-
-      memcpy (o->data, batch[k].header, batch[k].header_len);
-      memcpy (o->data + batch[k].header_len, batch[k].payload,
-          batch[k].payload_len);
-      o->len = batch[k].header_len + batch[k].payload_len;
-    }
-    done += got;
-  }
-  fail_unless_equals_int (done, rx.N);
+  packetize_frame (&rx, p, 0, frame);
   for (rep = 0; rep < 5; rep++)
     for (i = 0; i < rx.N; i++)
       deliver (l, d, &frame[i]);
