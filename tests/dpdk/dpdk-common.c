@@ -339,7 +339,8 @@ dpdk_set_state (GstElement * pipeline, GstState state)
 }
 
 guint
-dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
+dpdk_count_threads_on (const gchar * prefix, gint cpu, cpu_set_t * cpus,
+    gint * policy)
 {
   GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
   const gchar *tid;
@@ -348,13 +349,20 @@ dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
   while (dir && (tid = g_dir_read_name (dir))) {
     gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
     gchar *comm = NULL;
+    cpu_set_t set;
 
     if (g_file_get_contents (path, &comm, NULL, NULL)
         && g_str_has_prefix (comm, prefix)) {
-      n++;
-      if (cpus)
-        fail_unless (sched_getaffinity (atoi (tid), sizeof (*cpus), cpus)
+      CPU_ZERO (&set);
+      if (cpu >= 0 || cpus)
+        fail_unless (sched_getaffinity (atoi (tid), sizeof (set), &set)
             == 0);
+      if (cpu < 0 || CPU_ISSET (cpu, &set))
+        n++;
+      if (cpus)
+        *cpus = set;
+      if (policy)
+        *policy = sched_getscheduler (atoi (tid));
     }
     g_free (comm);
     g_free (path);
@@ -362,6 +370,12 @@ dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
   if (dir)
     g_dir_close (dir);
   return n;
+}
+
+guint
+dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus)
+{
+  return dpdk_count_threads_on (prefix, -1, cpus, NULL);
 }
 
 void

@@ -54,6 +54,11 @@ void dpdk_set_state (GstElement * pipeline, GstState state);
 /* Threads of this process named @prefix; the CPUs the last one may use
  * go to *@cpus (may be NULL) */
 guint dpdk_count_threads (const gchar * prefix, cpu_set_t * cpus);
+/* Threads of this process named @prefix that may run on @cpu (all of
+ * them for -1); the CPUs and the scheduling policy of the last one named
+ * so (whatever its CPUs) to *@cpus and *@policy (each may be NULL) */
+guint dpdk_count_threads_on (const gchar * prefix, gint cpu,
+    cpu_set_t * cpus, gint * policy);
 
 /* Counters of @n pipelines (frames each one had), read by @count with
  * @lock held; whoever bumps one does so under @lock and broadcasts @cond */

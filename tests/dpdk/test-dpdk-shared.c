@@ -107,36 +107,6 @@ remove_eal_files (void)
   g_free (cmd);
 }
 
-/* Threads of this process named @prefix that may run on @cpu; the
- * scheduling policy of the last one named so to *@policy (may be NULL) */
-static guint
-threads_on_cpu (const gchar * prefix, gint cpu, gint * policy)
-{
-  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
-  const gchar *tid;
-  guint n = 0;
-
-  while (dir && (tid = g_dir_read_name (dir))) {
-    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
-    gchar *comm = NULL;
-    cpu_set_t set;
-
-    if (g_file_get_contents (path, &comm, NULL, NULL)
-        && g_str_has_prefix (comm, prefix)) {
-      fail_unless (sched_getaffinity (atoi (tid), sizeof (set), &set) == 0);
-      if (CPU_ISSET (cpu, &set))
-        n++;
-      if (policy)
-        *policy = sched_getscheduler (atoi (tid));
-    }
-    g_free (comm);
-    g_free (path);
-  }
-  if (dir)
-    g_dir_close (dir);
-  return n;
-}
-
 /* The pinned engine (CPU 0) runs at real-time priority where allowed, and
  * then the sources' streaming threads ("src:src") keep off its CPU */
 static void
@@ -144,7 +114,7 @@ check_engine_cpu (const gchar * prefix)
 {
   gint policy = -1;
 
-  threads_on_cpu (prefix, 0, &policy);
+  dpdk_count_threads_on (prefix, 0, NULL, &policy);
   if (policy != SCHED_FIFO) {
     /* refused: each source warned (not root, no CAP_SYS_NICE) */
     g_printerr ("engine at policy %d, not SCHED_FIFO: the streaming "
@@ -154,7 +124,7 @@ check_engine_cpu (const gchar * prefix)
   }
   fail_unless_equals_int (dpdk_count_threads ("src:src", NULL), N_SRC);
   if (sysconf (_SC_NPROCESSORS_ONLN) > 1)
-    fail_unless_equals_int (threads_on_cpu ("src:src", 0, NULL), 0);
+    fail_unless_equals_int (dpdk_count_threads_on ("src:src", 0, NULL, NULL), 0);
 }
 
 /* A replay file in a fresh directory, and the EAL arguments of a
