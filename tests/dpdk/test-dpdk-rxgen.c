@@ -13,33 +13,52 @@
                                  * nothing on net_ring's one-producer ring */
 #define FRAMES 12
 
-GST_START_TEST (test_rxgen_frames_bit_exact)
+/* One run: the picture seeded @seed encoded as one frame, replayed by the
+ * generator (paced at @pace frames a second, NULL for as fast as it goes;
+ * its counts to @stats_path, may be NULL) into st2022src, which must give
+ * FRAMES whole frames, each equal to the picture, with no datagram
+ * missing and no relock */
+typedef struct
 {
-  const RefFormat *f = &ref_1080p25;
-  gchar *dir = dpdk_test_mkdtemp ();
-  gchar *pcap = g_build_filename (dir, "frame.pcap", NULL);
-  gchar *eal = dpdk_test_eal_args ("--vdev net_ring0");
-  guint8 **pics = net_make_pictures (f, 1, 11);
-  GPtrArray *frames = dpdk_encode_stream (f, pics, 1, DST, 5004);
-  gsize ustride = f->width * 5 / 2;
+  gchar *dir, *pcap, *eal;
   NetReceiver r;
   GstStructure *stats;
+} RxgenRun;
+
+static void
+rxgen_run (RxgenRun * run, guint seed, const gchar * pace,
+    const gchar * stats_name)
+{
+  const RefFormat *f = &ref_1080p25;
+  guint8 **pics = net_make_pictures (f, 1, seed);
+  GPtrArray *frames = dpdk_encode_stream (f, pics, 1, DST, 5004);
+  gsize ustride = f->width * 5 / 2;
   gchar *desc;
   guint k, i;
 
-  dpdk_pcap_write (pcap, frames);
-  dpdk_test_rxgen_load (pcap, NULL);
+  run->dir = dpdk_test_mkdtemp ();
+  run->pcap = g_build_filename (run->dir, "frame.pcap", NULL);
+  run->eal = dpdk_test_eal_args ("--vdev net_ring0");
+  dpdk_pcap_write (run->pcap, frames);
+  if (stats_name) {
+    gchar *stats_path = g_build_filename (run->dir, stats_name, NULL);
+
+    g_setenv ("VMI_RXGEN_STATS", stats_path, TRUE);
+    g_free (stats_path);
+  }
+  dpdk_test_rxgen_load (run->pcap, pace);
 
   desc = g_strdup_printf ("st2022src name=src transport=dpdk "
       "address=10.0.0.2 port=5004 num-buffers=%u stats-interval=0 "
-      "dpdk-eal-args=\"%s\" ! appsink name=sink sync=false", FRAMES, eal);
-  net_receiver_start (&r, desc);
-  stats = net_receiver_finish (&r, 60);
+      "dpdk-eal-args=\"%s\" ! appsink name=sink sync=false", FRAMES,
+      run->eal);
+  net_receiver_start (&run->r, desc);
+  run->stats = net_receiver_finish (&run->r, 60);
 
-  /* twelve replays of the one frame, each whole and equal to the picture */
-  fail_unless_equals_int (r.samples->len, FRAMES);
+  /* FRAMES replays of the one frame, each whole and equal to the picture */
+  fail_unless_equals_int (run->r.samples->len, FRAMES);
   for (k = 0; k < FRAMES; k++) {
-    GstSample *s = r.samples->pdata[k];
+    GstSample *s = run->r.samples->pdata[k];
     GstBuffer *b = gst_sample_get_buffer (s);
     guint8 *pic;
 
@@ -52,21 +71,34 @@ GST_START_TEST (test_rxgen_frames_bit_exact)
     g_free (pic);
   }
   /* a continuous stream: no datagram missing, no frame restarted */
-  fail_unless_equals_uint64 (net_stat (stats, "packets-lost"), 0);
-  fail_unless_equals_uint64 (net_stat (stats, "frames-skipped"), 0);
-  fail_unless_equals_uint64 (net_stat (stats, "frames-aborted"), 0);
-  fail_unless_equals_uint64 (net_stat (stats, "stream-locks"), 1);
-  fail_unless (net_stat (stats, "frames") >= FRAMES);
-  fail_unless_equals_uint64 (net_stat (stats, "packets-invalid"), 0);
+  fail_unless_equals_uint64 (net_stat (run->stats, "packets-lost"), 0);
+  fail_unless_equals_uint64 (net_stat (run->stats, "frames-skipped"), 0);
+  fail_unless_equals_uint64 (net_stat (run->stats, "stream-locks"), 1);
 
-  net_receiver_clear (&r);
-  gst_structure_free (stats);
   g_ptr_array_unref (frames);
   net_free_pictures (pics, 1);
   g_free (desc);
-  g_free (eal);
-  g_free (pcap);
-  dpdk_test_rmdir (dir);
+}
+
+static void
+rxgen_run_clear (RxgenRun * run)
+{
+  net_receiver_clear (&run->r);
+  gst_structure_free (run->stats);
+  g_free (run->eal);
+  g_free (run->pcap);
+  dpdk_test_rmdir (run->dir);
+}
+
+GST_START_TEST (test_rxgen_frames_bit_exact)
+{
+  RxgenRun run;
+
+  rxgen_run (&run, 11, NULL, NULL);
+  fail_unless_equals_uint64 (net_stat (run.stats, "frames-aborted"), 0);
+  fail_unless (net_stat (run.stats, "frames") >= FRAMES);
+  fail_unless_equals_uint64 (net_stat (run.stats, "packets-invalid"), 0);
+  rxgen_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -77,73 +109,32 @@ GST_END_TEST;
  * generator counts no datagram its queue could not take */
 GST_START_TEST (test_rxgen_paced)
 {
-  const RefFormat *f = &ref_1080p25;
-  gchar *dir = dpdk_test_mkdtemp ();
-  gchar *pcap = g_build_filename (dir, "frame.pcap", NULL);
-  gchar *stats_path = g_build_filename (dir, "gen.stats", NULL);
-  gchar *eal = dpdk_test_eal_args ("--vdev net_ring0");
-  guint8 **pics = net_make_pictures (f, 1, 13);
-  GPtrArray *frames = dpdk_encode_stream (f, pics, 1, DST, 5004);
-  gsize ustride = f->width * 5 / 2;
+  RxgenRun run;
   GstClockTime t_first, t_last;
-  NetReceiver r;
-  GstStructure *stats;
-  gchar *desc, *text = NULL, *lost;
-  guint k, i;
+  gchar *stats_path, *text = NULL, *lost;
 
-  dpdk_pcap_write (pcap, frames);
-  g_setenv ("VMI_RXGEN_STATS", stats_path, TRUE);
-  dpdk_test_rxgen_load (pcap, "10");
-  desc = g_strdup_printf ("st2022src name=src transport=dpdk "
-      "address=10.0.0.2 port=5004 num-buffers=%u stats-interval=0 "
-      "dpdk-eal-args=\"%s\" ! appsink name=sink sync=false", FRAMES, eal);
-  net_receiver_start (&r, desc);
-  stats = net_receiver_finish (&r, 60);
-
-  fail_unless_equals_int (r.samples->len, FRAMES);
-  for (k = 0; k < FRAMES; k++) {
-    GstSample *s = r.samples->pdata[k];
-    GstBuffer *b = gst_sample_get_buffer (s);
-    guint8 *pic;
-
-    fail_if (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_CORRUPTED),
-        "frame %u corrupted", k);
-    pic = net_buffer_to_uyvp (b, gst_sample_get_caps (s), f);
-    for (i = 0; i < f->height; i++)
-      fail_unless (memcmp (pic + i * ustride, pics[0] + i * ustride,
-              ustride) == 0, "frame %u: row %u differs", k, i);
-    g_free (pic);
-  }
+  rxgen_run (&run, 13, "10", "gen.stats");
   /* 10 frames a second: FRAMES - 1 periods between the first and the
    * last, less one for a first frame partly sent ahead (the ring's 1024
    * datagrams before the clock starts) */
-  t_first = GST_BUFFER_PTS (gst_sample_get_buffer (r.samples->pdata[0]));
-  t_last = GST_BUFFER_PTS (gst_sample_get_buffer (r.samples->pdata[FRAMES -
-              1]));
+  t_first = GST_BUFFER_PTS (gst_sample_get_buffer (run.r.samples->pdata[0]));
+  t_last = GST_BUFFER_PTS (gst_sample_get_buffer (run.r.samples->pdata[FRAMES
+              - 1]));
   fail_unless (GST_CLOCK_TIME_IS_VALID (t_first)
       && GST_CLOCK_TIME_IS_VALID (t_last));
   fail_unless (t_last - t_first >= (FRAMES - 2) * GST_SECOND / 10,
       "%u frames in %" GST_TIME_FORMAT ": faster than paced", FRAMES,
       GST_TIME_ARGS (t_last - t_first));
-  fail_unless_equals_uint64 (net_stat (stats, "packets-lost"), 0);
-  fail_unless_equals_uint64 (net_stat (stats, "frames-skipped"), 0);
-  fail_unless_equals_uint64 (net_stat (stats, "stream-locks"), 1);
   /* the generator wrote its counts when the port stopped */
+  stats_path = g_build_filename (run.dir, "gen.stats", NULL);
   fail_unless (g_file_get_contents (stats_path, &text, NULL, NULL));
   lost = strstr (text, " lost=");
   fail_unless (lost != NULL, "%s", text);
   fail_unless_equals_uint64 (g_ascii_strtoull (lost + 6, NULL, 10), 0);
 
   g_free (text);
-  net_receiver_clear (&r);
-  gst_structure_free (stats);
-  g_ptr_array_unref (frames);
-  net_free_pictures (pics, 1);
-  g_free (desc);
-  g_free (eal);
   g_free (stats_path);
-  g_free (pcap);
-  dpdk_test_rmdir (dir);
+  rxgen_run_clear (&run);
 }
 
 GST_END_TEST;
