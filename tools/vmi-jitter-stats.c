@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 guint64
 vmi_jitter_buffer_packets (double rate_hz, double jitter_ns)
@@ -111,5 +112,39 @@ vmi_jitter_dummy_loop (guint64 * ts, gsize n, guint64 period,
     while (t < deadline);
     ts[i] = prev = t;
   }
+  return i;
+}
+
+static double
+thread_cpu_ns (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_THREAD, &ru);
+  return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+}
+
+gsize
+vmi_jitter_sleep_loop (guint64 * late, gsize n, guint64 period,
+    double *cpu_ns_per_wake)
+{
+  guint64 instant = now_ns ();
+  double c0 = thread_cpu_ns ();
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    struct timespec ts;
+    guint64 t;
+
+    instant += period;
+    ts.tv_sec = (time_t) (instant / G_GUINT64_CONSTANT (1000000000));
+    ts.tv_nsec = (long) (instant % G_GUINT64_CONSTANT (1000000000));
+    if (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+      break;
+    t = now_ns ();
+    late[i] = t > instant ? t - instant : 0;
+  }
+  *cpu_ns_per_wake = i ? (thread_cpu_ns () - c0) / i : 0;
   return i;
 }

@@ -77,6 +77,17 @@ double vmi_jitter_stream_period (const double *t_ns, const guint32 * pos,
 gsize vmi_jitter_dummy_loop (guint64 * ts_ns, gsize n, guint64 period_ns,
     const volatile sig_atomic_t * stop);
 
+/* Timer wake-ups as a software-paced or shared transmit engine takes
+ * them: @n sleeps (clock_nanosleep to an absolute CLOCK_MONOTONIC
+ * instant) @period_ns apart, each instant @period_ns after the previous
+ * one, so that a late wake-up does not move the ones after it. Fills
+ * late_ns[0..n) with how long after its instant each wake-up ran and
+ * *@cpu_ns_per_wake with the calling thread's CPU time (RUSAGE_THREAD)
+ * per wake-up: what each one costs the core besides the work it does.
+ * Returns how many it took (n, or fewer when a sleep failed). */
+gsize vmi_jitter_sleep_loop (guint64 * late_ns, gsize n, guint64 period_ns,
+    double *cpu_ns_per_wake);
+
 G_END_DECLS
 
 #endif /* __VMI_JITTER_STATS_H__ */

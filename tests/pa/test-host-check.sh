@@ -8,7 +8,8 @@ out=$("$tool" --cpu 0 --iface lo) || { echo "exit status $?"; exit 1; }
 echo "$out"
 for item in "isolated core" "nohz_full" "rcu_nocbs" "real-time throttling" \
     "IRQ affinity" "irqbalance" "hugepages" "memlock" "CPU frequency" \
-    "NIC " "NIC flow control" "MAC-control TX" "host jitter" "requirement"; do
+    "NIC " "NIC flow control" "MAC-control TX" "host jitter" "timer wake-up" \
+    "requirement"; do
   echo "$out" | grep -q "$item" || { echo "missing: $item"; exit 1; }
 done
 # every unmet requirement comes with its fix
@@ -23,6 +24,9 @@ if [ "$warns" -gt 0 ]; then [ $rc = 1 ] || exit 1; else [ $rc = 0 ] || exit 1; f
 m=$("$tool" --cpu 0 --measure) || exit 1
 echo "$m" | grep -q "^\[\(ok\|warn\)\] host jitter *dummy loop on core 0, 99999 x 7.41 us: p99.9 .* receiver needs [0-9]* datagrams" ||
   { echo "no measurement: $m"; exit 1; }
+# and 20,000 timer sleeps 50 us apart, with the CPU each wake-up cost
+echo "$m" | grep -q "^\[\(ok\|warn\)\] timer wake-up *20000 sleeps of 50 us on core 0: [0-9.]* us of CPU each (.* late p99 [0-9.]* us, max [0-9.]* us" ||
+  { echo "no wake-up measurement: $m"; exit 1; }
 bad=$("$tool" --iface nosuch0) || exit 1
 echo "$bad" | grep -q "no interface named 'nosuch0'" || { echo "bad iface"; exit 1; }
 exit 0

@@ -237,6 +237,39 @@ GST_START_TEST (test_trace_lines)
 
 GST_END_TEST;
 
+static guint64
+mono_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* vmi-host-check's timer wake-ups: absolute instants a period apart, so
+ * that the last wake-up comes n periods after the start plus its own
+ * lateness, and the CPU per wake-up is the calling thread's, which cannot
+ * exceed the wall time per wake-up. */
+GST_START_TEST (test_sleep_loop)
+{
+  const gsize n = 200;
+  const guint64 period = 100000;
+  guint64 late[200], t0, t1;
+  double cpu_ns = -1;
+
+  t0 = mono_ns ();
+  fail_unless_equals_int (vmi_jitter_sleep_loop (late, n, period, &cpu_ns),
+      n);
+  t1 = mono_ns ();
+  fail_unless (t1 - t0 >= n * period + late[n - 1],
+      "%" G_GUINT64_FORMAT " ns for %" G_GSIZE_FORMAT " wake-ups, the last "
+      "%" G_GUINT64_FORMAT " ns late", t1 - t0, n, late[n - 1]);
+  fail_unless (cpu_ns > 0 && cpu_ns <= (double) (t1 - t0) / n,
+      "%.0f ns of CPU per wake-up, %.0f ns of wall time", cpu_ns,
+      (double) (t1 - t0) / n);
+}
+
+GST_END_TEST;
+
 static Suite *
 jitter_stats_suite (void)
 {
@@ -251,6 +284,7 @@ jitter_stats_suite (void)
   tcase_add_test (tc, test_estimated_period);
   tcase_add_test (tc, test_stream_period);
   tcase_add_test (tc, test_trace_lines);
+  tcase_add_test (tc, test_sleep_loop);
   return s;
 }
 
