@@ -194,14 +194,69 @@ panel_pit (cairo_t * cr, double px, const double *t, gsize n,
   text (cr, a.x0 + 6, a.y0 + 25, buf, 0, 0.5);
 }
 
+/* A series drawn as one vertical stroke per pixel column of @a's plot
+ * area, from the least to the greatest value that fell in it: a million
+ * points cost the plot's width */
+typedef struct
+{
+  const Axes *a;
+  guint cols;
+  double *min, *max;
+} Envelope;
+
+static void
+envelope_init (Envelope * e, const Axes * a)
+{
+  guint c;
+
+  e->a = a;
+  e->cols = (guint) a->w;
+  e->min = g_new (double, e->cols);
+  e->max = g_new (double, e->cols);
+  for (c = 0; c < e->cols; c++) {
+    e->min[c] = INFINITY;
+    e->max[c] = -INFINITY;
+  }
+}
+
+/* value @v at @x (the x axis runs from 0) */
+static void
+envelope_add (Envelope * e, double x, double v)
+{
+  guint c = (guint) MIN ((double) e->cols - 1, x / e->a->xmax * e->cols);
+
+  e->min[c] = MIN (e->min[c], v);
+  e->max[c] = MAX (e->max[c], v);
+}
+
+/* strokes the columns in the current colour and line width, each
+ * reaching @inset beyond its extremes, and frees @e */
+static void
+envelope_stroke (Envelope * e, double inset)
+{
+  cairo_t *cr = e->a->cr;
+  guint c;
+
+  for (c = 0; c < e->cols; c++) {
+    double x = e->a->x0 + c + 0.5;
+
+    if (e->min[c] > e->max[c])
+      continue;
+    cairo_move_to (cr, x, ax_y (e->a, e->min[c]) + inset);
+    cairo_line_to (cr, x, ax_y (e->a, e->max[c]) - inset);
+  }
+  cairo_stroke (cr);
+  g_free (e->min);
+  g_free (e->max);
+}
+
 static void
 panel_occupancy (cairo_t * cr, double px, const double *t, gsize n,
     const VmiTimingReport * r)
 {
   Axes a = { cr };
   double pad = MAX (0.5, r->occupancy_span * 0.1), f = r->rate_hz;
-  guint cols, c;
-  double *cmin, *cmax;
+  Envelope e;
   gsize i;
   char buf[96];
 
@@ -211,33 +266,15 @@ panel_occupancy (cairo_t * cr, double px, const double *t, gsize n,
   a.ymax = ceil (r->occupancy_max + pad);
   axes_draw (&a, px, "Virtual receiver occupancy i - f t_i", "time (s)",
       "packets");
-  cols = (guint) a.w;
-  cmin = g_new (double, cols);
-  cmax = g_new (double, cols);
-  for (c = 0; c < cols; c++) {
-    cmin[c] = INFINITY;
-    cmax[c] = -INFINITY;
-  }
+  envelope_init (&e, &a);
   for (i = 0; i < n; i++) {
-    double s = (t[i] - t[0]) / 1e9, v = (double) i - f * s;
-    c = (guint) MIN ((double) cols - 1, s / a.xmax * cols);
-    cmin[c] = MIN (cmin[c], v);
-    cmax[c] = MAX (cmax[c], v);
+    double s = (t[i] - t[0]) / 1e9;
+
+    envelope_add (&e, s, (double) i - f * s);
   }
   cairo_set_source_rgb (cr, 0.75, 0.2, 0.1);
   cairo_set_line_width (cr, 1.2);
-  for (c = 0; c < cols; c++) {
-    double x = a.x0 + c + 0.5, y1, y2;
-    if (cmin[c] > cmax[c])
-      continue;
-    y1 = ax_y (&a, cmin[c]);
-    y2 = ax_y (&a, cmax[c]);
-    cairo_move_to (cr, x, y1 + 0.6);
-    cairo_line_to (cr, x, y2 - 0.6);
-  }
-  cairo_stroke (cr);
-  g_free (cmin);
-  g_free (cmax);
+  envelope_stroke (&e, 0.6);
   cairo_set_source_rgb (cr, 0, 0, 0);
   cairo_set_font_size (cr, 11);
   g_snprintf (buf, sizeof (buf), "span %.3f packets, ALT-jitter ~ %.1f ns",
@@ -380,8 +417,8 @@ panel_dt_series (cairo_t * cr, double px, const double *t, gsize n,
     double dt_max, double period_ns, double threshold_ns)
 {
   Axes a = { cr };
-  guint cols, c;
-  double *cmin, *cmax, dur = (t[n - 1] - t[0]) / 1e9;
+  Envelope e;
+  double dur = (t[n - 1] - t[0]) / 1e9;
   gsize i;
 
   a.xmin = 0;
@@ -390,31 +427,12 @@ panel_dt_series (cairo_t * cr, double px, const double *t, gsize n,
   a.ymax = MAX (dt_max, threshold_ns) * 1.08 / 1e3;
   axes_draw (&a, px, "Inter-arrival time over time", "time (s)",
       "ΔT (µs)");
-  cols = (guint) a.w;
-  cmin = g_new (double, cols);
-  cmax = g_new (double, cols);
-  for (c = 0; c < cols; c++) {
-    cmin[c] = INFINITY;
-    cmax[c] = -INFINITY;
-  }
-  for (i = 0; i + 1 < n; i++) {
-    double s = (t[i + 1] - t[0]) / 1e9, dt = (t[i + 1] - t[i]) / 1e3;
-    c = (guint) MIN ((double) cols - 1, s / a.xmax * cols);
-    cmin[c] = MIN (cmin[c], dt);
-    cmax[c] = MAX (cmax[c], dt);
-  }
+  envelope_init (&e, &a);
+  for (i = 0; i + 1 < n; i++)
+    envelope_add (&e, (t[i + 1] - t[0]) / 1e9, (t[i + 1] - t[i]) / 1e3);
   cairo_set_source_rgb (cr, 0.15, 0.35, 0.7);
   cairo_set_line_width (cr, 1.0);
-  for (c = 0; c < cols; c++) {
-    double x = a.x0 + c + 0.5;
-    if (cmin[c] > cmax[c])
-      continue;
-    cairo_move_to (cr, x, ax_y (&a, cmin[c]) + 0.5);
-    cairo_line_to (cr, x, ax_y (&a, cmax[c]) - 0.5);
-  }
-  cairo_stroke (cr);
-  g_free (cmin);
-  g_free (cmax);
+  envelope_stroke (&e, 0.5);
   hline_dashed (&a, period_ns / 1e3, 0.1, 0.55, 0.25);
   hline_dashed (&a, threshold_ns / 1e3, 0.75, 0.2, 0.1);
   cairo_set_source_rgb (cr, 0, 0, 0);
