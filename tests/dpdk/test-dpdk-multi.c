@@ -74,28 +74,6 @@ wait_sender (GPid pid)
       "sender failed (status %d)", status);
 }
 
-static void
-check_frames (NetReceiver * r, const RefFormat * f, guint8 ** pics)
-{
-  gsize ustride = f->width * 5 / 2;
-  guint k, i;
-
-  fail_unless_equals_int (r->samples->len, N_FRAMES);
-  for (k = 0; k < N_FRAMES; k++) {
-    GstSample *s = r->samples->pdata[k];
-    guint8 *pic;
-
-    fail_if (GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer (s),
-            GST_BUFFER_FLAG_CORRUPTED), "frame %u corrupted", k);
-    pic = net_buffer_to_uyvp (gst_sample_get_buffer (s),
-        gst_sample_get_caps (s), f);
-    for (i = 0; i < f->height; i++)
-      fail_unless (memcmp (pic + i * ustride, pics[k] + i * ustride,
-              ustride) == 0, "frame %u: row %u differs", k, i);
-    g_free (pic);
-  }
-}
-
 /* The receiver: @vdev on this side, started before the sender. */
 static void
 receive_from (const RefFormat * f, guint8 ** pics, const gchar * vdev,
@@ -117,7 +95,7 @@ receive_from (const RefFormat * f, guint8 ** pics, const gchar * vdev,
   pid = start_sender (f, file, sender_netns, props);
   stats = net_receiver_finish (&r, 90);
   wait_sender (pid);
-  check_frames (&r, f, pics);
+  net_check_frames (&r, f, pics, N_FRAMES, N_FRAMES);
   fail_unless_equals_uint64 (net_stat (stats, "packets-lost"), 0);
 
   net_receiver_clear (&r);

@@ -312,6 +312,52 @@ net_push_pictures (GstElement * appsrc, const GstVideoInfo * info,
   gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
 }
 
+void
+net_sender_start (NetSender * s, const RefFormat * f, const gchar * format,
+    const gchar * props, GstState state)
+{
+  GstCaps *caps = net_format_caps (f, format, FALSE);
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
+      "name=sink stats-interval=0 %s", props);
+
+  s->f = f;
+  fail_unless (gst_video_info_from_caps (&s->info, caps));
+  s->pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (s->pipeline != NULL, "cannot build %s", desc);
+  g_free (desc);
+  s->appsrc = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+  s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+  g_object_set (s->appsrc, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  fail_unless (gst_element_set_state (s->pipeline, state) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+void
+net_sender_push (NetSender * s, guint k, const guint8 * uyvp)
+{
+  GstBuffer *buf = net_make_buffer (&s->info, s->f, uyvp);
+
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * s->f->fps_d,
+      s->f->fps_n);
+  fail_unless (gst_app_src_push_buffer (GST_APP_SRC (s->appsrc), buf) ==
+      GST_FLOW_OK);
+}
+
+GstStructure *
+net_sender_finish (NetSender * s)
+{
+  GstStructure *stats;
+
+  gst_app_src_end_of_stream (GST_APP_SRC (s->appsrc));
+  stats = net_run_until_eos (s->pipeline, "sink", 60);
+  gst_element_set_state (s->pipeline, GST_STATE_NULL);
+  gst_object_unref (s->appsrc);
+  gst_object_unref (s->sink);
+  gst_object_unref (s->pipeline);
+  return stats;
+}
+
 GstStructure *
 net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
     const gchar * sink_desc)
@@ -338,4 +384,28 @@ net_send_pictures (const RefFormat * f, guint8 ** pics, guint n,
   gst_object_unref (pipeline);
   gst_caps_unref (caps);
   return stats;
+}
+
+void
+net_check_frames (NetReceiver * r, const RefFormat * f, guint8 ** pics,
+    guint n_pics, guint n)
+{
+  gsize ustride = f->width * 5 / 2;
+  guint k, i;
+
+  fail_unless_equals_int (r->samples->len, n);
+  for (k = 0; k < n; k++) {
+    GstSample *s = r->samples->pdata[k];
+    GstBuffer *b = gst_sample_get_buffer (s);
+    const guint8 *want = pics[k % n_pics];
+    guint8 *pic;
+
+    fail_if (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_CORRUPTED),
+        "frame %u corrupted", k);
+    pic = net_buffer_to_uyvp (b, gst_sample_get_caps (s), f);
+    for (i = 0; i < f->height; i++)
+      fail_unless (memcmp (pic + i * ustride, want + i * ustride,
+              ustride) == 0, "%s frame %u: row %u differs", f->name, k, i);
+    g_free (pic);
+  }
 }

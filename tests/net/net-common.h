@@ -67,6 +67,27 @@ void net_free_pictures (guint8 ** p, guint n);
  * registered) */
 struct _GstSt2022Meta *net_get_meta (GstBuffer * buf);
 
+/* A sending pipeline, "appsrc name=src format=time ! st2022sink
+ * name=sink stats-interval=0 <props>", fed frames of one format */
+typedef struct
+{
+  GstElement *pipeline, *appsrc, *sink;
+  GstVideoInfo info;
+  const RefFormat *f;
+} NetSender;
+
+/* Builds it for @f's frames in @format (a GstVideoFormat name) with the
+ * sink properties @props, and sets it to @state: PAUSED (the sink has
+ * started: bound, its SDP written) or PLAYING */
+void net_sender_start (NetSender * s, const RefFormat * f,
+    const gchar * format, const gchar * props, GstState state);
+/* Pushes UYVP picture @uyvp as frame @k (timestamped at the format's
+ * rate from 0) */
+void net_sender_push (NetSender * s, guint k, const guint8 * uyvp);
+/* EOS, runs until it is out, frees the pipeline; the sink's final
+ * st2022-stats */
+GstStructure *net_sender_finish (NetSender * s);
+
 /* A receiving pipeline (gst-launch description @desc with elements named
  * "src" and "sink", the latter an appsink) whose samples are collected */
 typedef struct
@@ -81,6 +102,11 @@ void net_receiver_start (NetReceiver * r, const gchar * desc);
 /* Runs until EOS; the final st2022-stats of "src" */
 GstStructure *net_receiver_finish (NetReceiver * r, guint timeout_s);
 void net_receiver_clear (NetReceiver * r);
+/* Fails unless @r has exactly @n frames, frame k not flagged CORRUPTED
+ * and bit-exact with the UYVP picture pics[k % @n_pics] of @f (names the
+ * first row that differs) */
+void net_check_frames (NetReceiver * r, const RefFormat * f, guint8 ** pics,
+    guint n_pics, guint n);
 
 G_END_DECLS
 

@@ -16,57 +16,6 @@
 
 #include "../../gst/st2022-elements/gstst2022meta.h"
 
-typedef struct
-{
-  GstElement *pipeline, *appsrc;
-  GstVideoInfo info;
-  const RefFormat *f;
-} Sender;
-
-static void
-sender_start (Sender * s, const RefFormat * f, const gchar * format,
-    const gchar * props)
-{
-  GstCaps *caps = net_format_caps (f, format, FALSE);
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink stats-interval=0 %s", props);
-
-  s->f = f;
-  fail_unless (gst_video_info_from_caps (&s->info, caps));
-  s->pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (s->pipeline != NULL);
-  s->appsrc = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
-  g_object_set (s->appsrc, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  fail_unless (gst_element_set_state (s->pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-}
-
-static void
-sender_push (Sender * s, guint k, const guint8 * uyvp)
-{
-  GstBuffer *buf = net_make_buffer (&s->info, s->f, uyvp);
-
-  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * s->f->fps_d,
-      s->f->fps_n);
-  fail_unless (gst_app_src_push_buffer (GST_APP_SRC (s->appsrc), buf) ==
-      GST_FLOW_OK);
-}
-
-static GstStructure *
-sender_finish (Sender * s)
-{
-  GstStructure *stats;
-
-  gst_app_src_end_of_stream (GST_APP_SRC (s->appsrc));
-  stats = net_run_until_eos (s->pipeline, "sink", 60);
-  gst_element_set_state (s->pipeline, GST_STATE_NULL);
-  gst_object_unref (s->appsrc);
-  gst_object_unref (s->pipeline);
-  return stats;
-}
-
 static void
 receiver_start (NetReceiver * r, const gchar * props, guint frames,
     const gchar * format)
@@ -126,14 +75,14 @@ round_trip_at (const RefFormat * f, const gchar * in_format,
   gchar *sprops = g_strdup_printf ("port=%u host=%s", port, tx_host);
   GstStructure *sstats, *rstats;
   NetReceiver r;
-  Sender s;
+  NetSender s;
   guint k;
 
   receiver_start (&r, props, N, out_format);
-  sender_start (&s, f, in_format, sprops);
+  net_sender_start (&s, f, in_format, sprops, GST_STATE_PLAYING);
   for (k = 0; k < N; k++)
-    sender_push (&s, k, pics[k]);
-  sstats = sender_finish (&s);
+    net_sender_push (&s, k, pics[k]);
+  sstats = net_sender_finish (&s);
   rstats = net_receiver_finish (&r, 60);
 
   check_outputs (&r, f, pics, N, N, FALSE);
@@ -268,7 +217,7 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
   struct sockaddr_in sa;
   socklen_t sa_len = sizeof (sa);
   NetReceiver r;
-  Sender s;
+  NetSender s;
   Relay relay = { 0 };
   guint k;
 
@@ -282,10 +231,10 @@ GST_START_TEST (test_relay_loss_reorder_duplicate_garbage)
   relay.n = ref_datagrams (f);
   receiver_start (&r, rprops, N, "UYVP");
   relay.thread = g_thread_new ("relay", relay_thread, &relay);
-  sender_start (&s, f, "UYVP", sprops);
+  net_sender_start (&s, f, "UYVP", sprops, GST_STATE_PLAYING);
   for (k = 0; k < N; k++)
-    sender_push (&s, k, pics[k]);
-  sstats = sender_finish (&s);
+    net_sender_push (&s, k, pics[k]);
+  sstats = net_sender_finish (&s);
   rstats = net_receiver_finish (&r, 60);
   g_atomic_int_set (&relay.stop, 1);
   g_thread_join (relay.thread);
@@ -440,7 +389,7 @@ multicast_case (const gchar * source, gboolean expect_frames)
   guint16 port = net_test_port ();
   gchar *rprops, *sprops;
   NetReceiver r;
-  Sender s;
+  NetSender s;
   GstStructure *sstats, *rstats = NULL;
   guint k;
 
@@ -457,11 +406,11 @@ multicast_case (const gchar * source, gboolean expect_frames)
   net_enter_netns (ns_b);
   receiver_start (&r, rprops, N, "UYVP");
   net_enter_netns (ns_a);
-  sender_start (&s, f, "UYVP", sprops);
+  net_sender_start (&s, f, "UYVP", sprops, GST_STATE_PLAYING);
   net_leave_netns ();
   for (k = 0; k < N; k++)
-    sender_push (&s, k, pics[k]);
-  sstats = sender_finish (&s);
+    net_sender_push (&s, k, pics[k]);
+  sstats = net_sender_finish (&s);
 
   if (expect_frames) {
     rstats = net_receiver_finish (&r, 60);

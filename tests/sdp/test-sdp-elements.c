@@ -14,13 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct
-{
-  GstElement *pipeline, *appsrc, *sink;
-  GstVideoInfo info;
-  const RefFormat *f;
-} Sender;
-
 static void
 port_notified (GObject * obj, GParamSpec * pspec, gpointer user_data)
 {
@@ -50,36 +43,6 @@ ephemeral_port (void)
   return port;
 }
 
-static void
-sender_prepare (Sender * s, const RefFormat * f, const gchar * props)
-{
-  GstCaps *caps = net_format_caps (f, "UYVP", FALSE);
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! st2022sink "
-      "name=sink stats-interval=0 %s", props);
-
-  s->f = f;
-  fail_unless (gst_video_info_from_caps (&s->info, caps));
-  s->pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (s->pipeline != NULL);
-  s->appsrc = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
-  s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
-  g_object_set (s->appsrc, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  /* the sink writes its SDP as it starts (READY -> PAUSED) */
-  fail_unless (gst_element_set_state (s->pipeline, GST_STATE_PAUSED) !=
-      GST_STATE_CHANGE_FAILURE);
-}
-
-static void
-sender_free (Sender * s)
-{
-  gst_element_set_state (s->pipeline, GST_STATE_NULL);
-  gst_object_unref (s->appsrc);
-  gst_object_unref (s->sink);
-  gst_object_unref (s->pipeline);
-}
-
 /* The first line with @prefix, or NULL. */
 static gchar *
 find_line (gchar ** lines, const gchar * prefix)
@@ -107,11 +70,12 @@ GST_START_TEST (test_sdp_round_trip)
   const GstSDPConnection *conn;
   GstStructure *sstats, *rstats;
   NetReceiver r;
-  Sender s;
+  NetSender s;
   gint rport = 0;
-  guint pt = 0, k, i;
+  guint pt = 0, k;
 
-  sender_prepare (&s, f, props);
+  /* the sink writes its SDP as it starts (READY -> PAUSED) */
+  net_sender_start (&s, f, "UYVP", props, GST_STATE_PAUSED);
   fail_unless (g_file_get_contents (file, &text, NULL, NULL));
   g_object_get (s.sink, "sdp", &prop_text, NULL);
   fail_unless_equals_string (prop_text, text);
@@ -183,28 +147,12 @@ GST_START_TEST (test_sdp_round_trip)
 
   fail_unless (gst_element_set_state (s.pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  for (k = 0; k < N; k++) {
-    GstBuffer *buf = net_make_buffer (&s.info, f, pics[k]);
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * f->fps_d,
-        f->fps_n);
-    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (s.appsrc), buf) ==
-        GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (s.appsrc));
-  sstats = net_run_until_eos (s.pipeline, "sink", 60);
+  for (k = 0; k < N; k++)
+    net_sender_push (&s, k, pics[k]);
+  sstats = net_sender_finish (&s);
   rstats = net_receiver_finish (&r, 60);
 
-  fail_unless_equals_int (r.samples->len, N);
-  for (i = 0; i < N; i++) {
-    GstSample *sm = r.samples->pdata[i];
-    GstBuffer *buf = gst_sample_get_buffer (sm);
-    guint8 *got = net_buffer_to_uyvp (buf, gst_sample_get_caps (sm), f);
-
-    fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
-    fail_unless (memcmp (got, pics[i], f->width * 5 / 2 * f->height) == 0,
-        "frame %u differs", i);
-    g_free (got);
-  }
+  net_check_frames (&r, f, pics, N, N);
   fail_unless_equals_uint64 (net_stat (rstats, "packets"),
       net_stat (sstats, "packets"));
   fail_unless_equals_uint64 (net_stat (rstats, "packets-invalid"), 0);
@@ -213,7 +161,6 @@ GST_START_TEST (test_sdp_round_trip)
   gst_structure_free (sstats);
   gst_structure_free (rstats);
   net_receiver_clear (&r);
-  sender_free (&s);
   net_free_pictures (pics, N);
   g_unlink (file);
   g_rmdir (dir);
