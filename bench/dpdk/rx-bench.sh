@@ -27,6 +27,13 @@
 #   VMI_RX_AB="VMI_RX_COPY=memcpy VMI_RX_COPY=avx2" rx-bench.sh 4 8 1
 # or without and with both the streaming stores and the payload prefetch:
 #   VMI_RX_AB="VMI_RX_COPY=memcpy,VMI_RX_PREFETCH=0 VMI_RX_COPY=avx2" ...
+# The decomposition (VMI_RX_FLOOR=1, gen source, one stream): each round
+# runs bench-rx-floor (rx-floor.c: rx_burst and free, + classify and
+# header parse, + the streaming copy, + the stream lock, + the
+# depacketizer on a raster, a UYVP picture, and with the ANC side buffer,
+# <s> CPU-seconds each) and then the whole element, then prints ns per
+# datagram min / median / max per loop and the median's step; VMI_RX_FLOOR
+# may instead list the loops ("copy blank").
 # Usage: rx-bench.sh [seconds per run, default 4] [rounds, default 3]
 #                    [core, default 1] [sources, default 1] [shared-engine]
 set -u
@@ -144,6 +151,39 @@ element_run() {
       "$EAL -l $CPU --file-prefix $tag-o$r" \
       "$N" $ENG 2>/dev/null | grep '^rx-element'
 }
+
+if [ -n "${VMI_RX_FLOOR:-}" ]; then
+  [ "$SRC" = gen ] && [ "$N" = 1 ] || { echo "VMI_RX_FLOOR needs the gen source and one stream"; exit 1; }
+  loops=""; [ "$VMI_RX_FLOOR" = 1 ] || loops=$VMI_RX_FLOOR
+  declare -A fl
+  order=""
+  for r in $(seq 1 "$R"); do
+    rm -f "$dir/gen.stats"
+    # shellcheck disable=SC2086
+    out=$(env LD_PRELOAD="$PRELOAD" VMI_RXGEN_STATS=$dir/gen.stats taskset -c $CPU \
+      "$B/bench/dpdk/bench-rx-floor" "$S" 1 "$EAL -l $CPU --file-prefix $tag-f$r $VDEV" $loops 2>/dev/null | grep '^rx-floor round=')
+    echo "$out"
+    while read -r line; do
+      lp=$(echo "$line" | grep -o 'loop=[a-z]*' | cut -d= -f2)
+      [ "$r" = 1 ] && order+=" $lp"
+      fl[$lp]+=" $(echo "$line" | grep -o 'ns_per_datagram=[0-9.]*' | cut -d= -f2)"
+    done <<< "$out"
+    ours=$(element_run "$r")
+    echo "${ours/ caps=/$(source_low "$dir/gen.stats") caps=}"
+    [ "$r" = 1 ] && order+=" element"
+    fl[element]+=" $(echo "$ours" | grep -o 'mdgps_per_cpu_s=[0-9.]*' | cut -d= -f2 | awk '{ printf "%.1f", ($1 > 0 ? 1e3 / $1 : 0) }')"
+  done
+  prev=0
+  echo "decomposition, ns of the polling thread's CPU per datagram (min / median / max over $R rounds, step: the median's over the loop before; load $(cut -d' ' -f1-3 /proc/loadavg)):"
+  for lp in $order; do
+    # shellcheck disable=SC2086
+    med=$(printf '%s\n' ${fl[$lp]} | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    # shellcheck disable=SC2086
+    printf '  %-8s %s  step %+.1f  (%.2f M datagrams/CPU-s)\n' "$lp" "$(mmm ${fl[$lp]})" "$(awk -v a="$med" -v b="$prev" 'BEGIN { print a - b }')" "$(awk -v a="$med" 'BEGIN { print (a > 0 ? 1e3 / a : 0) }')"
+    prev=$med
+  done
+  exit 0
+fi
 
 if [ -n "${VMI_RX_AB:-}" ]; then
   read -r -a ab <<< "$VMI_RX_AB"
