@@ -98,7 +98,73 @@ line_avx2 (guint8 * dst, const guint8 * src)
 
 STREAM_KERNEL (copy_sse2, "sse2", line_sse2);
 STREAM_KERNEL (copy_avx2, "avx2", line_avx2);
+
+/* The held copy: bytes of a line that @dst starts inside, or that a copy
+ * of less than a line covers, join the held line when they continue it;
+ * whole lines stream; a partial last line is held. */
+#define HELD_KERNEL(name, isa, put_line)                                    \
+  __attribute__ ((target (isa)))                                        \
+  static void                                                           \
+  name (St2022CopyHold * h, guint8 * dst, const guint8 * src, gsize len) \
+  {                                                                     \
+    guint8 *l = (guint8 *) ((guintptr) dst & ~(guintptr) (LINE - 1));   \
+    guint off = (guint) (dst - l);                                      \
+                                                                        \
+    if (h->line && (h->line != l || h->hi != off))                      \
+      st2022_copy_stream_release (h);                                   \
+    if (off || len < LINE || h->line) {                                 \
+      gsize head = MIN (len, (gsize) (LINE - off));                     \
+                                                                        \
+      if (h->line == NULL) {                                            \
+        h->line = l;                                                    \
+        h->lo = off;                                                    \
+      }                                                                 \
+      memcpy (h->buf + off, src, head);                                 \
+      h->hi = off + (guint) head;                                       \
+      if (h->hi < LINE)                                                 \
+        return;                                                         \
+      if (h->lo == 0) {                                                 \
+        put_line (l, h->buf);                                           \
+        h->line = NULL;                                                 \
+      } else {                                                          \
+        st2022_copy_stream_release (h);                                 \
+      }                                                                 \
+      dst += head;                                                      \
+      src += head;                                                      \
+      len -= head;                                                      \
+    }                                                                   \
+    for (; len >= LINE; dst += LINE, src += LINE, len -= LINE)          \
+      put_line (dst, src);                                              \
+    if (len) {                                                          \
+      h->line = dst;                                                    \
+      h->lo = 0;                                                        \
+      h->hi = (guint) len;                                              \
+      memcpy (h->buf, src, len);                                        \
+    }                                                                   \
+  }
+
+HELD_KERNEL (held_sse2, "sse2", line_sse2);
+HELD_KERNEL (held_avx2, "avx2", line_avx2);
 #endif
+
+typedef void (*HeldFn) (St2022CopyHold * h, guint8 * dst, const guint8 * src,
+    gsize len);
+
+static void
+held_none (St2022CopyHold * h, guint8 * dst, const guint8 * src, gsize len)
+{
+  st2022_copy_stream_release (h);
+  copy_fn (dst, src, len);
+}
+
+static HeldFn held_fn = held_none;
+
+/* VMI_RX_HOLD=0: the held copy holds nothing (the benchmarks' A/B) */
+static gboolean
+hold_off (void)
+{
+  return g_strcmp0 (g_getenv ("VMI_RX_HOLD"), "0") == 0;
+}
 
 static gboolean
 select_impl (St2022CopyImpl impl)
@@ -117,6 +183,7 @@ select_impl (St2022CopyImpl impl)
     case ST2022_COPY_MEMCPY:
       copy_fn = copy_memcpy;
       copy_name = "memcpy";
+      held_fn = held_none;
       return TRUE;
 #ifdef HAVE_STREAM_PATH
     case ST2022_COPY_AVX2:
@@ -125,6 +192,7 @@ select_impl (St2022CopyImpl impl)
         return FALSE;
       copy_fn = copy_avx2;
       copy_name = "avx2";
+      held_fn = hold_off () ? held_none : held_avx2;
       return TRUE;
     case ST2022_COPY_SSE2:
       __builtin_cpu_init ();
@@ -132,6 +200,7 @@ select_impl (St2022CopyImpl impl)
         return FALSE;
       copy_fn = copy_sse2;
       copy_name = "sse2";
+      held_fn = hold_off () ? held_none : held_sse2;
       return TRUE;
     case ST2022_COPY_AUTO:
       return select_impl (ST2022_COPY_AVX2) || select_impl (ST2022_COPY_SSE2)
@@ -167,6 +236,23 @@ st2022_copy_stream (guint8 * dst, const guint8 * src, gsize len)
 {
   copy_init ();
   copy_fn (dst, src, len);
+}
+
+void
+st2022_copy_stream_held (St2022CopyHold * h, guint8 * dst,
+    const guint8 * src, gsize len)
+{
+  copy_init ();
+  held_fn (h, dst, src, len);
+}
+
+void
+st2022_copy_stream_release (St2022CopyHold * h)
+{
+  if (h->line) {
+    memcpy (h->line + h->lo, h->buf + h->lo, h->hi - h->lo);
+    h->line = NULL;
+  }
 }
 
 void

@@ -37,6 +37,38 @@ typedef enum
 void st2022_copy_stream (guint8 * dst, const guint8 * src, gsize len);
 void st2022_copy_stream_fence (void);
 
+/**
+ * St2022CopyHold:
+ * The destination line a held streaming copy has written only part of:
+ * its bytes [lo, hi) wait in @buf. Zero it before first use.
+ *
+ * st2022_copy_stream() writes a copy's partial first and last lines with
+ * ordinary stores. On a cold frame each of those stores first reads its
+ * line from memory (read for ownership), and the streaming stores queued
+ * behind it wait for that read: one memory latency per datagram boundary.
+ * Payloads arrive in order, so the line a datagram's end leaves partial is
+ * almost always completed by the next datagram's start:
+ * st2022_copy_stream_held() keeps such a line's bytes in @buf until the
+ * next copy completes it, then streams the whole line. A copy that does
+ * not continue the held bytes (a loss, a reorder, another row) first
+ * writes them out with ordinary stores, as st2022_copy_stream() would.
+ */
+typedef struct
+{
+  guint8 *line;                 /* NULL: nothing held */
+  guint lo, hi;
+  guint8 buf[64];
+} St2022CopyHold;
+
+/* st2022_copy_stream(), holding back a partial last line in @h. The held
+ * bytes reach the destination only on a later copy or on
+ * st2022_copy_stream_release(): call it before the fence that hands the
+ * destination on. With VMI_RX_HOLD=0 in the environment (benchmarks' A/B
+ * runs) or the memcpy implementation nothing is held. */
+void st2022_copy_stream_held (St2022CopyHold * h, guint8 * dst,
+    const guint8 * src, gsize len);
+void st2022_copy_stream_release (St2022CopyHold * h);
+
 /* Asks for the lines of @len bytes at @src, a payload about to be copied
  * by st2022_copy_stream() (each datagram is in a buffer of its own, so the
  * hardware's stream prefetchers start again on every one) */

@@ -41,6 +41,9 @@ typedef struct
   /* half_byte_lines, a picture target without a blanking buffer: the
    * frame as it arrives (wire layout), converted at the end */
   guint8 *wire;
+  /* raster and UYVP targets: the partial line the last payload copy
+   * left, until the next datagram's copy completes it */
+  St2022CopyHold hold;
 } Slot;
 
 struct _St2022Depacketizer
@@ -297,7 +300,8 @@ end_slot_full (St2022Depacketizer * d, Slot * s, gboolean aborted)
         d->stats.frames_corrupted++;
     }
     /* the payloads went in with streaming stores: make them visible
-     * before the frame can reach another thread */
+     * before the frame can reach another thread, the held line first */
+    st2022_copy_stream_release (&s->hold);
     st2022_copy_stream_fence ();
     d->cb.frame_end (d->user_data, &s->target, &info);
   }
@@ -445,6 +449,7 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
   s->first_arrival = s->last_arrival = arrival_ns;
   memset (s->received, 0, d->map_words * sizeof (guint32));
   memset (&s->target, 0, sizeof (s->target));
+  s->hold.line = NULL;
 
   s->accepted = d->cb.frame_begin (d->user_data, fmt, hdr, &s->target);
   if (s->accepted) {
@@ -570,9 +575,10 @@ copy_blank (St2022Depacketizer * d, const St2022Target * t, guint idx,
 /* Copy the active picture bytes of datagram @idx into a UYVP picture:
  * at most two line segments, blanking bytes dropped */
 static void
-copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
+copy_to_uyvp (St2022Depacketizer * d, Slot * s, guint idx,
     const guint8 * payload)
 {
+  const St2022Target *t = &s->target;
   St2022Span spans[2];
   guint src[2];
   int n, k;
@@ -580,8 +586,8 @@ copy_to_uyvp (St2022Depacketizer * d, const St2022Target * t, guint idx,
   n = datagram_spans (d, idx, spans, src);
   /* the picture is not read again here: streamed, not cached */
   for (k = 0; k < n; k++)
-    st2022_copy_stream (t->data + (gsize) spans[k].row * t->stride +
-        spans[k].offset, payload + src[k], spans[k].length);
+    st2022_copy_stream_held (&s->hold, t->data + (gsize) spans[k].row *
+        t->stride + spans[k].offset, payload + src[k], spans[k].length);
   copy_blank (d, t, idx, payload, spans, src, n);
 }
 
@@ -864,10 +870,10 @@ again:
     } else if (s->target.type == ST2022_TARGET_RASTER) {
       guint len_copy = idx == d->n - 1 ? d->fmt->last_payload_bytes :
           ST2022_PAYLOAD_SIZE;
-      st2022_copy_stream (s->target.data + (gsize) idx * ST2022_PAYLOAD_SIZE,
-          payload, len_copy);
+      st2022_copy_stream_held (&s->hold, s->target.data +
+          (gsize) idx * ST2022_PAYLOAD_SIZE, payload, len_copy);
     } else if (s->target.type == ST2022_TARGET_UYVP) {
-      copy_to_uyvp (d, &s->target, idx, payload);
+      copy_to_uyvp (d, s, idx, payload);
     } else {
       copy_to_v210 (d, s, idx, payload);
     }
