@@ -747,8 +747,11 @@ vmi_tx_engine_submit (VmiTxEngine * e, VmiTxBuffer * buf, guint32 rtp,
     slot->state = SLOT_QUEUED;
     g_queue_push_tail (&e->queue, slot);
   }
-  engine_broadcast (e);
+  /* wake the thread after unlocking: woken under the lock, a transmit
+   * thread of higher priority on the same core preempted us only to block
+   * on the lock we held (two more context switches per frame) */
   engine_unlock (e);
+  engine_broadcast (e);
   if (e->member)
     vmi_tx_shared_kick (e->member);
 }
