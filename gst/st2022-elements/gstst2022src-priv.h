@@ -152,6 +152,7 @@ struct _GstSt2022Src
   GstBuffer *prev;              /* last finished frame: concealment source */
   gint64 last_rx_mono;          /* last valid datagram of the locked stream */
   gint64 full_since;            /* full bursts without the stream since */
+  GstClockTime last_burst;      /* arrival of the last datagrams read */
   guint64 rx_dropped_told;      /* transport drops told to the lock */
   gint64 start_mono;
   guint in_progress;            /* frames begun and not ended */

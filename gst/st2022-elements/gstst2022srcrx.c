@@ -31,23 +31,8 @@
 static void
 gst_st2022_src_relock (GstSt2022Src * self, guint64 arrival)
 {
-  guint i, n = st2022_stream_lock_replay_count (self->lock_gate);
-  const guint8 *data;
-  St2022Header h = { 0 };
-  gsize len;
-
-  data = st2022_stream_lock_replay (self->lock_gate, 0, &len);
-  if (st2022_stream_lock_relock_is_new_stream (self->lock_gate)
-      || st2022_header_parse (data, len, &h, NULL) != ST2022_OK
-      || !st2022_depacketizer_continues (self->depay, &h)) {
-    GST_INFO_OBJECT (self, "new stream (SSRC %08x): starting over", h.ssrc);
-    /* the sender left the old numbering: its frames' rest is not lost */
-    st2022_depacketizer_flush_abandoned (self->depay);
-  }
-  for (i = 0; i < n; i++) {
-    data = st2022_stream_lock_replay (self->lock_gate, i, &len);
-    st2022_depacketizer_push (self->depay, data, len, arrival);
-  }
+  if (st2022_stream_lock_replay_to (self->lock_gate, self->depay, arrival))
+    GST_INFO_OBJECT (self, "new stream: starting over");
 }
 
 /* The element message is for applications; a user of gst-launch or
@@ -90,8 +75,8 @@ gst_st2022_src_warn_silence (GstSt2022Src * self, guint64 timeout)
 }
 
 /* No valid datagram for a while: after `timeout` (or IDLE_FLUSH_US when
- * there is none) end the frame that waits for its end, and tell the
- * application. */
+ * there is none) hand the depacketizer what the lock holds of the stream,
+ * end the frame that waits for its end, and tell the application. */
 static void
 gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 {
@@ -102,13 +87,32 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
   timeout = self->timeout;
   GST_OBJECT_UNLOCK (self);
 
-  if (self->in_progress > 0 && (timeout > 0 ? (guint64) silent * 1000 >=
-          timeout : silent > IDLE_FLUSH_US)) {
-    /* what the merge still holds of that frame goes in first */
-    if (self->legs)
-      gst_st2022_src_legs_drain (self->legs);
-    st2022_depacketizer_flush (self->depay);
-    gst_st2022_src_update_stats (self);
+  if (timeout > 0 ? (guint64) silent * 1000 >= timeout :
+      silent > IDLE_FLUSH_US) {
+    guint i, n = self->legs ? 0 :
+        st2022_stream_lock_release (self->lock_gate);
+
+    /* the datagrams the lock held as the stream going on after a loss
+     * arrived: they go in as the live path takes them (into the frame,
+     * or late), not lost because the confirming run never came */
+    for (i = 0; i < n; i++) {
+      gsize len;
+      const guint8 *data = st2022_stream_lock_replay (self->lock_gate, i,
+          &len);
+
+      st2022_depacketizer_push (self->depay, data, len, self->last_burst);
+    }
+    if (n > 0)
+      GST_DEBUG_OBJECT (self, "%u datagrams the lock held handed back", n);
+    if (self->in_progress > 0) {
+      /* what the merge still holds of that frame goes in first */
+      if (self->legs)
+        gst_st2022_src_legs_drain (self->legs);
+      st2022_depacketizer_flush (self->depay);
+      gst_st2022_src_update_stats (self);
+    } else if (n > 0) {
+      gst_st2022_src_update_stats (self);
+    }
   }
   if (timeout == 0 || self->signal_lost
       || (guint64) silent * 1000 < timeout)
@@ -293,6 +297,8 @@ gst_st2022_src_rx_process (GstSt2022Src * self, VmiTransport * t,
       (guint64) g_get_monotonic_time () * 1000;
   if (clock)
     gst_object_unref (clock);
+  if (n > 0)
+    self->last_burst = now;
 
   if (self->legs) {
     guint64 timeout;

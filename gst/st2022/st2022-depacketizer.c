@@ -97,6 +97,9 @@ struct _St2022Depacketizer
    * two 64-bit divisions */
   gint64 map_k, map_start;
   gint64 last_k;                /* highest frame number created */
+  /* the RTP timestamp of frame last_k (of its first datagram received):
+   * how many frames a gap longer than half the sequence space spans */
+  guint32 last_k_ts;
 
   Slot slot[2];                 /* slot[0] is the older when both active */
   /* ending frames of a numbering the sender left: their missing datagrams
@@ -436,8 +439,10 @@ new_slot (St2022Depacketizer * d, gint64 k, const St2022Header * hdr,
     d->stats.frames_skipped += k - d->last_k - 1;
     d->stats.packets_lost += (guint64) (k - d->last_k - 1) * d->n;
   }
-  if (k > d->last_k)
+  if (k > d->last_k) {
     d->last_k = k;
+    d->last_k_ts = hdr->rtp_ts;
+  }
 
   s->active = TRUE;
   s->k = k;
@@ -1016,4 +1021,52 @@ st2022_depacketizer_fills (St2022Depacketizer * d, const St2022Header * h)
     if (d->slot[i].active && d->slot[i].k == k)
       return !BIT_TEST (d->slot[i].received, idx);
   return d->have_done && k == d->done_k && !BIT_TEST (d->done_map, idx);
+}
+
+gboolean
+st2022_depacketizer_bridge (St2022Depacketizer * d, const St2022Header * h)
+{
+  gint64 est, k, start, ext, off;
+  guint32 inc, dts;
+  guint idx;
+
+  if (d == NULL || h == NULL || !d->synced || d->provisional
+      || h->format != d->fmt || h->ssrc != d->ssrc || d->last_k < 0)
+    return FALSE;
+  /* the frames the timestamp says lie between (27 MHz: the difference
+   * wraps after 2^32 ticks, 159 s), the one FRCount names nearest to
+   * that, and the timestamp must agree to within a frame (a sender that
+   * stamps each datagram is up to a frame off) */
+  inc = d->fmt->rtp_ts_increment;
+  dts = h->rtp_ts - d->last_k_ts;
+  est = d->last_k + (gint64) ((dts + (guint64) inc / 2) / inc);
+  k = est + (gint8) (h->frcount - (guint8) (d->anchor_frcount + est));
+  off = (k - d->last_k) * (gint64) inc - (gint64) dts;
+  if (off <= -(gint64) inc || off >= (gint64) inc)
+    return FALSE;
+  /* ... and its sequence number must fall in that frame, the marker on
+   * the frame's last datagram */
+  start = d->anchor + k * d->n;
+  idx = (guint16) (h->seq - (guint16) start);
+  if (idx >= d->n || (h->marker && idx != d->n - 1))
+    return FALSE;
+  ext = start + idx;
+  /* nearer, the sequence number alone places it (_continues()) */
+  if (ext - d->ext_high < 0x8000)
+    return FALSE;
+
+  /* the frames begun end as the stream left them, the ones in between
+   * were sent and lost whole */
+  end_all (d);
+  d->stats.frames_skipped += k - d->last_k - 1;
+  d->stats.packets_lost += (guint64) (k - d->last_k - 1) * d->n;
+  /* frame k is frame 0 of the mapping now: frame numbers stay small
+   * however long the gap */
+  d->anchor = start;
+  d->anchor_frcount = h->frcount;
+  d->last_k = -1;
+  d->ext_high = ext;
+  d->have_done = FALSE;
+  map_reset (d);
+  return TRUE;
 }

@@ -94,8 +94,12 @@ struct _St2022StreamLock
   guint8 *run_data;
   gsize *run_sizes;
 
-  /* the run of the last RELOCK, until the next push */
-  Run *replay;
+  /* what the last RELOCK or st2022_stream_lock_release() hands back,
+   * oldest first, until the next push: pointers into the seeds and runs */
+  guint n_out;
+  const guint8 **out;
+  gsize *out_len;
+  guint16 *out_seq;
   gboolean relock_new;
 
   /* most datagrams repeat the last one's header but for seq/ts/marker */
@@ -127,6 +131,11 @@ st2022_stream_lock_new (guint confirm)
     l->runs[i].data = l->run_data + (gsize) i * confirm * ST2022_DATAGRAM_SIZE;
     l->runs[i].sizes = l->run_sizes + (gsize) i * confirm;
   }
+  /* every seed and every run member at once (a release) */
+  i = ST2022_LOCK_SEEDS + ST2022_LOCK_RUNS * confirm;
+  l->out = g_new (const guint8 *, i);
+  l->out_len = g_new (gsize, i);
+  l->out_seq = g_new (guint16, i);
   return l;
 }
 
@@ -138,6 +147,9 @@ st2022_stream_lock_free (St2022StreamLock * l)
   g_free (l->seed_data);
   g_free (l->run_data);
   g_free (l->run_sizes);
+  g_free (l->out);
+  g_free (l->out_len);
+  g_free (l->out_seq);
   g_free (l);
 }
 
@@ -227,9 +239,13 @@ run_slot (St2022StreamLock * l)
   return victim;
 }
 
+static void out_add (St2022StreamLock * l, const guint8 * data, gsize len);
+
 static St2022LockVerdict
 relock (St2022StreamLock * l, Run * r, const St2022Header * h)
 {
+  guint i;
+
   /* the run was a stream after all: its members were not strays */
   l->stats.foreign -= r->foreign;
   l->stats.out_of_window -= r->oow;
@@ -244,7 +260,10 @@ relock (St2022StreamLock * l, Run * r, const St2022Header * h)
   /* every other seed and run was strays; this one is replayed */
   l->epoch++;
   r->epoch = 0;
-  l->replay = r;
+  /* in arrival order (a continuation's members may come in any) */
+  l->n_out = 0;
+  for (i = 0; i < r->len; i++)
+    out_add (l, r->data + (gsize) i * ST2022_DATAGRAM_SIZE, r->sizes[i]);
   return ST2022_LOCK_RELOCK;
 }
 
@@ -345,7 +364,7 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
   gint16 d;
 
   /* the previous RELOCK's replay is consumed */
-  l->replay = NULL;
+  l->n_out = 0;
 
   if (st2022_header_parse_cached (&l->hcache, data, len, hdr) != ST2022_OK
       || (l->pt_filter >= 0 && hdr->payload_type != l->pt_filter))
@@ -405,16 +424,151 @@ st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n)
 guint
 st2022_stream_lock_replay_count (St2022StreamLock * l)
 {
-  return l->replay ? l->replay->len : 0;
+  return l->n_out;
 }
 
 const guint8 *
 st2022_stream_lock_replay (St2022StreamLock * l, guint i, gsize * len)
 {
-  if (i >= st2022_stream_lock_replay_count (l))
+  if (i >= l->n_out)
     return NULL;
-  *len = l->replay->sizes[i];
-  return l->replay->data + (gsize) i * ST2022_DATAGRAM_SIZE;
+  *len = l->out_len[i];
+  return l->out[i];
+}
+
+/* A datagram the lock holds (parsed before, so its sequence number is
+ * where RTP has it) goes out */
+static void
+out_add (St2022StreamLock * l, const guint8 * data, gsize len)
+{
+  l->out[l->n_out] = data;
+  l->out_len[l->n_out] = len;
+  l->out_seq[l->n_out] = (guint16) (data[2] << 8 | data[3]);
+  l->n_out++;
+}
+
+/* in sequence order around the highest accepted: a few dozen at most,
+ * once per silence or long gap */
+static void
+out_sort (St2022StreamLock * l)
+{
+  guint i, j;
+
+  for (i = 1; i < l->n_out; i++) {
+    const guint8 *data = l->out[i];
+    gsize len = l->out_len[i];
+    guint16 seq = l->out_seq[i];
+
+    for (j = i; j > 0 && (gint16) (l->out_seq[j - 1] - l->high) >
+        (gint16) (seq - l->high); j--) {
+      l->out[j] = l->out[j - 1];
+      l->out_len[j] = l->out_len[j - 1];
+      l->out_seq[j] = l->out_seq[j - 1];
+    }
+    l->out[j] = data;
+    l->out_len[j] = len;
+    l->out_seq[j] = seq;
+  }
+}
+
+/* Seeds and runs of the locked stream that @take picks go out, no longer
+ * counted as dropped; each goes once */
+static void
+out_take (St2022StreamLock * l, gboolean (*take) (St2022StreamLock * l,
+        guint64 epoch, gboolean cont, const guint8 * data, gsize len,
+        gpointer user), gpointer user)
+{
+  guint i, j;
+
+  for (i = 0; i < ST2022_LOCK_SEEDS; i++) {
+    Seed *s = &l->seeds[i];
+
+    if (s->epoch == 0 || !take (l, s->epoch, s->cont, s->data, s->size,
+            user))
+      continue;
+    out_add (l, s->data, s->size);
+    if (s->oow)
+      l->stats.out_of_window--;
+    else
+      l->stats.foreign--;
+    s->epoch = 0;
+  }
+  for (i = 0; i < ST2022_LOCK_RUNS; i++) {
+    Run *r = &l->runs[i];
+
+    if (r->epoch == 0 || !take (l, r->epoch, r->cont, r->data,
+            r->sizes[0], user))
+      continue;
+    for (j = 0; j < r->len; j++)
+      out_add (l, r->data + (gsize) j * ST2022_DATAGRAM_SIZE, r->sizes[j]);
+    l->stats.out_of_window -= r->oow;
+    l->stats.foreign -= r->foreign;
+    r->epoch = 0;
+  }
+  out_sort (l);
+}
+
+/* Pieces of the stream after a long gap that the run confirming it did
+ * not take (a lost burst cut them off) and that a datagram reordered
+ * across the gap's start ended (it moved the epoch on): recent, and
+ * where the mapping across the gap puts them */
+static gboolean
+take_bridged (St2022StreamLock * l, guint64 epoch, gboolean cont,
+    const guint8 * data, gsize len, gpointer depay)
+{
+  St2022Header h;
+
+  return epoch + 2 >= l->epoch && epoch < l->epoch
+      && st2022_header_parse (data, len, &h, NULL) == ST2022_OK
+      && same_stream (&l->cur, &h)
+      && st2022_depacketizer_places (depay, &h);
+}
+
+gboolean
+st2022_stream_lock_replay_to (St2022StreamLock * l, St2022Depacketizer * d,
+    guint64 arrival_ns)
+{
+  St2022Header h;
+  gboolean over;
+  guint i;
+
+  if (l->n_out == 0)
+    return FALSE;
+  over = st2022_header_parse (l->out[0], l->out_len[0], &h, NULL) != ST2022_OK;
+  if (!over && (l->relock_new || !st2022_depacketizer_continues (d, &h))) {
+    over = !st2022_depacketizer_bridge (d, &h);
+    if (!over)
+      out_take (l, take_bridged, d);
+  }
+  /* the sender left the old numbering: its frames' rest is not lost */
+  if (over)
+    st2022_depacketizer_flush_abandoned (d);
+  for (i = 0; i < l->n_out; i++)
+    st2022_depacketizer_push (d, l->out[i], l->out_len[i], arrival_ns);
+  return over;
+}
+
+/* the continuation: seeds and runs of the locked stream placed ahead */
+static gboolean
+take_continuation (St2022StreamLock * l, guint64 epoch, gboolean cont,
+    const guint8 * data, gsize len, gpointer user)
+{
+  return epoch == l->epoch && cont;
+}
+
+guint
+st2022_stream_lock_release (St2022StreamLock * l)
+{
+  l->n_out = 0;
+  if (!l->locked || l->cont_epoch != l->epoch)
+    return 0;
+  out_take (l, take_continuation, NULL);
+  /* handed back: no seed or run lives on, and the stream went as far as
+   * the last of them */
+  l->epoch++;
+  if (l->n_out > 0 && (gint16) (l->out_seq[l->n_out - 1] - l->high) > 0)
+    l->high = l->out_seq[l->n_out - 1];
+  return l->n_out;
 }
 
 gboolean
@@ -427,7 +581,7 @@ void
 st2022_stream_lock_reset (St2022StreamLock * l)
 {
   l->locked = FALSE;
-  l->replay = NULL;
+  l->n_out = 0;
   l->dropped = 0;
   l->epoch++;
 }

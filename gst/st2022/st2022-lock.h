@@ -115,6 +115,27 @@ guint st2022_stream_lock_replay_count (St2022StreamLock * l);
 const guint8 *st2022_stream_lock_replay (St2022StreamLock * l, guint i,
     gsize * len);
 
+/* After RELOCK: hands the run to @d as st2022src does.  @d starts over
+ * (st2022_depacketizer_flush_abandoned(): the rest of its frames was
+ * never sent under the old numbering) unless the run continues its
+ * stream: after a loss within half the sequence space
+ * (st2022_depacketizer_continues()) or a longer one the RTP timestamp
+ * spans (st2022_depacketizer_bridge(); the pieces of the stream after
+ * such a gap that the run did not take then go in too, where @d places
+ * them); then every datagram of the run goes in, in sequence order
+ * (@arrival_ns: their arrival).  TRUE when @d started over. */
+gboolean st2022_stream_lock_replay_to (St2022StreamLock * l,
+    St2022Depacketizer * d, guint64 arrival_ns);
+
+/* The stream went silent (st2022src's idle tick): the datagrams of the
+ * locked stream the lock holds as a continuation not yet confirmed (it
+ * placed them ahead, after a loss) are handed back, in sequence order,
+ * through st2022_stream_lock_replay() (valid until the next push), for
+ * the depacketizer to take as it takes any datagram of the stream (into
+ * the frame open, or counted late); they no longer count out-of-window.
+ * Returns how many (0: none held). */
+guint st2022_stream_lock_release (St2022StreamLock * l);
+
 /* TRUE when the RELOCK moved to another SSRC, payload type or format, or
  * back in sequence (the depacketizer must start over); FALSE for a jump
  * ahead in the same stream, which may be a burst loss. */
@@ -134,6 +155,19 @@ void st2022_stream_lock_get_stats (St2022StreamLock * l,
  * number implies).  Decides how a RELOCK that is not a new
  * stream is replayed: as is (the loss is counted) or after a flush. */
 gboolean st2022_depacketizer_continues (St2022Depacketizer * d,
+    const St2022Header * hdr);
+
+/* TRUE when @hdr (of the stream @d is synced on, further ahead than
+ * half the sequence space: _continues() cannot place it) continues that
+ * stream past a long gap: its RTP timestamp has advanced by the frames
+ * that FRCount names (to within a frame, by the format's
+ * rtp_ts_increment; the difference wraps after 2^32 ticks, 159 s) and
+ * its sequence number falls inside that frame.  @d then moves past the
+ * gap: the frames begun end (their missing datagrams lost), the frames
+ * in between count skipped and lost whole, and @hdr's frame maps from its
+ * sequence number.  FALSE (nothing changed) when any of that disagrees:
+ * a sender restart, which the caller handles as a new stream. */
+gboolean st2022_depacketizer_bridge (St2022Depacketizer * d,
     const St2022Header * hdr);
 
 /* TRUE unless @hdr (a datagram of the stream @d is synced on) contradicts

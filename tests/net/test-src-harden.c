@@ -893,6 +893,51 @@ GST_START_TEST (test_slow_consumer_and_overflow_counted)
 
 GST_END_TEST;
 
+/* --- a stream that stops ---------------------------------------------- */
+
+/* The last frame loses 100 datagrams (more than the lock's window) 10
+ * before its end, and the sender stops: the 10 after the hole are the
+ * stream going on, which the lock holds until a confirming run that never
+ * comes.  The idle tick hands them to the depacketizer: exactly the 100
+ * count lost (110 did, the 10 out-of-window, before). */
+GST_START_TEST (test_stop_mid_continuation_counts_exactly)
+{
+  RawSender s;
+  Rx rx;
+  guint8 dg[REF_DATAGRAM];
+  guint i;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0 timeout=2000000000", "",
+      GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 4, 0, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 2);
+  for (i = 0; i < s.n; i++, s.seq++) {
+    if (i >= s.n - 110 && i < s.n - 10)
+      continue;
+    ref_pack_datagram (s.f, s.rasters[s.frcount % N_PICS], i, s.seq,
+        s.rtp_ts, s.ssrc, s.frcount, 0, 98, dg);
+    raw_send (&s, dg);
+    s.sent++;
+  }
+  /* the frame with the hole comes out when the silence ends it */
+  RX_WAIT (&rx, rx.frames >= 5);
+
+  fail_unless_equals_int (rx.frames, 5);
+  fail_unless_equals_int (rx.corrupted, 1);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), 100);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-out-of-window"), 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-corrupted"), 1);
+  rx_check_identities (&rx, s.sent, s.sent + 100, 5, 0);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
 /* --- signal loss ------------------------------------------------------- */
 
 GST_START_TEST (test_timeout_and_stats_during_silence)
@@ -1113,6 +1158,7 @@ src_harden_suite (void)
   tcase_add_test (tc, test_slow_consumer_drops_counted);
   tcase_add_test (tc, test_slow_consumer_and_overflow_counted);
   tcase_add_test (tc, test_timeout_and_stats_during_silence);
+  tcase_add_test (tc, test_stop_mid_continuation_counts_exactly);
   tcase_add_test (tc, test_downstream_refuses_both_packings);
   tcase_add_test (tc, test_refusal_named_where_it_is);
   tcase_add_test (tc, test_silence_warned_once);
