@@ -188,13 +188,37 @@ packetize_frame (Rx * rx, St2022Packetizer * p, guint f, guint32 ts,
   fail_unless_equals_int (done, rx->N);
 }
 
+/* A sender of SSRC @ssrc from sequence number @seq and FRCount @frcount */
+static St2022Packetizer *
+sender_new (Rx * rx, guint16 seq, guint8 frcount, guint32 ssrc)
+{
+  St2022PacketizerConfig cfg;
+
+  st2022_packetizer_config_init (&cfg);
+  cfg.initial_seq = seq;
+  cfg.initial_frcount = frcount;
+  cfg.ssrc = ssrc;
+  return st2022_packetizer_new (rx->f, &cfg);
+}
+
+/* The receiver: the lock in front of a depacketizer (@d) into @rx, as
+ * st2022src wires them */
+static St2022StreamLock *
+receiver_new (Rx * rx, St2022Depacketizer ** d)
+{
+  St2022StreamLock *l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
+
+  *d = st2022_depacketizer_new (&callbacks, rx);
+  st2022_stream_lock_set_depacketizer (l, *d);
+  return l;
+}
+
 /* Runs @sc; returns the datagrams delivered per frame in @got_per_frame
  * (n_frames entries) and the stats */
 static void
 run (const Scenario * sc, guint * got_per_frame, St2022DepacketizerStats * st,
     Rx * rx, gdouble * ns_per_dgram)
 {
-  St2022PacketizerConfig cfg;
   St2022Packetizer *p;
   St2022Depacketizer *d;
   St2022StreamLock *l;
@@ -208,14 +232,8 @@ run (const Scenario * sc, guint * got_per_frame, St2022DepacketizerStats * st,
   gint64 t0, spent = 0;
   guint64 pushed = 0;
 
-  st2022_packetizer_config_init (&cfg);
-  cfg.initial_seq = 65000;
-  cfg.initial_frcount = 0;
-  cfg.ssrc = 0x2022;
-  p = st2022_packetizer_new (rx->f, &cfg);
-  d = st2022_depacketizer_new (&callbacks, rx);
-  l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
-  st2022_stream_lock_set_depacketizer (l, d);
+  p = sender_new (rx, 65000, 0, 0x2022);
+  l = receiver_new (rx, &d);
 
   for (f = 0; f < sc->n_frames; f++) {
     packetize_frame (rx, p, f, f * rx->f->rtp_ts_increment, frame);
@@ -371,7 +389,6 @@ loss_rates (gboolean reorder, gboolean note)
  * after the first) */
 GST_START_TEST (test_replay_loop)
 {
-  St2022PacketizerConfig cfg;
   St2022Packetizer *p;
   St2022Depacketizer *d;
   St2022StreamLock *l;
@@ -382,13 +399,8 @@ GST_START_TEST (test_replay_loop)
 
   rx_init (&rx);
   frame = g_new (Dg, rx.N);
-  st2022_packetizer_config_init (&cfg);
-  cfg.initial_seq = 100;
-  cfg.ssrc = 0x2022;
-  p = st2022_packetizer_new (rx.f, &cfg);
-  d = st2022_depacketizer_new (&callbacks, &rx);
-  l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
-  st2022_stream_lock_set_depacketizer (l, d);
+  p = sender_new (&rx, 100, 0, 0x2022);
+  l = receiver_new (&rx, &d);
   packetize_frame (&rx, p, 0, 0, frame);
   for (rep = 0; rep < 5; rep++)
     for (i = 0; i < rx.N; i++)
@@ -562,7 +574,6 @@ GST_END_TEST;
 static void
 restart (const gchar * what, guint32 ssrc, guint8 frcount, gboolean ts_reset)
 {
-  St2022PacketizerConfig cfg;
   St2022Packetizer *p;
   St2022Depacketizer *d;
   St2022StreamLock *l;
@@ -574,13 +585,8 @@ restart (const gchar * what, guint32 ssrc, guint8 frcount, gboolean ts_reset)
 
   rx_init (&rx);
   frame = g_new (Dg, rx.N);
-  st2022_packetizer_config_init (&cfg);
-  cfg.initial_seq = 65000;
-  cfg.ssrc = 0x2022;
-  p = st2022_packetizer_new (rx.f, &cfg);
-  d = st2022_depacketizer_new (&callbacks, &rx);
-  l = st2022_stream_lock_new (ST2022_LOCK_DEFAULT_CONFIRM);
-  st2022_stream_lock_set_depacketizer (l, d);
+  p = sender_new (&rx, 65000, 0, 0x2022);
+  l = receiver_new (&rx, &d);
   for (f = 0; f < 5; f++) {
     packetize_frame (&rx, p, f, f * rx.f->rtp_ts_increment, frame);
     for (i = 0; i < (f < 4 ? rx.N : rx.N / 2); i++)
@@ -588,10 +594,7 @@ restart (const gchar * what, guint32 ssrc, guint8 frcount, gboolean ts_reset)
   }
   st2022_packetizer_free (p);
   /* B: FRCount @frcount at A's frame 21 (whose raster it sends) */
-  cfg.initial_seq = (guint16) (65000 + 21 * rx.N);
-  cfg.initial_frcount = frcount;
-  cfg.ssrc = ssrc;
-  p = st2022_packetizer_new (rx.f, &cfg);
+  p = sender_new (&rx, (guint16) (65000 + 21 * rx.N), frcount, ssrc);
   for (f = 21; f < 24; f++) {
     packetize_frame (&rx, p, f, (ts_reset ? f - 21 : f) *
         rx.f->rtp_ts_increment, frame);
