@@ -614,6 +614,65 @@ GST_START_TEST (test_lock_overflow_datagrams)
 
 GST_END_TEST;
 
+/* The stream stops while the lock holds its continuation after a loss
+ * (placed ahead, fewer than a run): release() hands exactly those back,
+ * in sequence order, no longer out-of-window, and moves the lock past
+ * them; a stray it holds stays a stray */
+GST_START_TEST (test_lock_release)
+{
+  const St2022Format *f = st2022_format_get (0);
+  guint n = f->datagrams_per_frame;
+  static const guint ahead[] = { 200, 203, 201, 205 };
+  static const guint in_order[] = { 200, 201, 203, 205 };
+  Sink sink;
+  St2022Depacketizer *d;
+  St2022StreamLock *l = lock_with_sink (f, &sink, &d);
+  St2022DepacketizerStats ds;
+  St2022Header h;
+  Dg dg;
+  guint i;
+
+  feed (l, d, f, 0, 0, n);
+  feed (l, d, f, 1, 0, 10);
+  fail_unless_equals_int (st2022_stream_lock_release (l), 0);
+  for (i = 0; i < G_N_ELEMENTS (ahead); i++) {
+    make (&dg, f, 7, 98, (guint16) (5000 + n + ahead[i]), 1, FALSE);
+    fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len,
+            &h), ST2022_LOCK_OUT_OF_WINDOW);
+  }
+  fail_unless_equals_int (push (l, f, 0xbad, 98, 9), ST2022_LOCK_FOREIGN);
+  check_stats (l, 1, 4, 1);
+
+  fail_unless_equals_int (st2022_stream_lock_release (l), 4);
+  check_stats (l, 1, 0, 1);
+  for (i = 0; i < 4; i++) {
+    gsize len;
+    const guint8 *p = st2022_stream_lock_replay (l, i, &len);
+
+    fail_unless_equals_int (st2022_header_parse (p, len, &h, NULL),
+        ST2022_OK);
+    fail_unless_equals_int (h.seq, (guint16) (5000 + n + in_order[i]));
+    st2022_depacketizer_push (d, p, len, 0);
+  }
+  /* handed back once */
+  fail_unless_equals_int (st2022_stream_lock_release (l), 0);
+  /* the lock went past them: the next one is the stream's */
+  make (&dg, f, 7, 98, (guint16) (5000 + n + 206), 1, FALSE);
+  fail_unless_equals_int (st2022_stream_lock_push (l, dg.data, dg.len, &h),
+      ST2022_LOCK_ACCEPT);
+  st2022_depacketizer_push_parsed (d, dg.data, &h, 0);
+  st2022_depacketizer_flush (d);
+  st2022_depacketizer_get_stats (d, &ds);
+  fail_unless_equals_uint64 (ds.packets, n + 15);
+  fail_unless_equals_uint64 (ds.packets_lost, n - 15);
+  fail_unless_equals_int (sink.frames, 2);
+  st2022_stream_lock_free (l);
+  st2022_depacketizer_free (d);
+  g_free (sink.frame);
+}
+
+GST_END_TEST;
+
 /* st2022_depacketizer_continues(): a datagram after a loss, or one of a
  * renumbered stream */
 static gboolean
@@ -679,6 +738,7 @@ st2022_lock_suite (void)
   tcase_add_test (tc, test_lock_strays_after_loss);
   tcase_add_test (tc, test_lock_spoof_in_window);
   tcase_add_test (tc, test_lock_overflow_datagrams);
+  tcase_add_test (tc, test_lock_release);
   tcase_add_test (tc, test_depacketizer_continues);
   return s;
 }
