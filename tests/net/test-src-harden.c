@@ -74,6 +74,32 @@ raw_send (RawSender * s, const guint8 * dg)
   ref_udp_sendto (s->fd, "127.0.0.1", s->port, dg, REF_DATAGRAM);
 }
 
+/* The next frame: its numbers, whether or not this one was sent whole */
+static void
+raw_next_frame (RawSender * s)
+{
+  s->seq += s->n;
+  s->frcount++;
+  s->rtp_ts += ref_rtp_per_frame (s->f);
+  s->frames_sent++;
+}
+
+/* Datagrams @from..@to-1 of the frame being sent (s->seq its first),
+ * numbered as their place in it says */
+static void
+raw_send_part (RawSender * s, guint from, guint to)
+{
+  guint8 dg[REF_DATAGRAM];
+  guint i;
+
+  for (i = from; i < to; i++) {
+    ref_pack_datagram (s->f, s->rasters[s->frcount % N_PICS], i,
+        (guint16) (s->seq + i), s->rtp_ts, s->ssrc, s->frcount, 0, 98, dg);
+    raw_send (s, dg);
+    s->sent++;
+  }
+}
+
 /* Called after datagram @i of each frame, e.g. to inject strays */
 typedef void (*RawHook) (RawSender * s, guint i, gpointer user_data);
 
@@ -92,9 +118,9 @@ raw_send_frame (RawSender * s, RawHook hook, gpointer user_data)
     if (hook)
       hook (s, i, user_data);
   }
-  s->frcount++;
-  s->rtp_ts += ref_rtp_per_frame (s->f);
-  s->frames_sent++;
+  /* (s->seq has moved on datagram by datagram: the hooks read it) */
+  s->seq -= s->n;
+  raw_next_frame (s);
 }
 
 /* The receiving pipeline: frames checked as they come (not kept: hundreds
@@ -709,6 +735,45 @@ GST_START_TEST (test_sequence_jump_costs_one_frame)
 
 GST_END_TEST;
 
+/* A gap longer than half the sequence space: the rest of frame 4 and 20
+ * frames (about 46,000 datagrams of 720p59.94) never arrive. The RTP
+ * timestamp, FRCount and sequence number after it agree that the stream
+ * went on, so every datagram of the gap counts lost (none did) */
+GST_START_TEST (test_long_gap_counted)
+{
+  RawSender s;
+  Rx rx;
+  guint64 gap;
+  guint k;
+
+  raw_sender_init (&s, &ref_720p5994, net_test_port ());
+  rx_start (&rx, &s, "stats-interval=0 " TOLERANT, "", GST_STATE_PLAYING);
+  send_frames_paced (&rx, &s, 4, 0, NULL, NULL);
+  RX_WAIT (&rx, rx.frames >= 2);
+  raw_send_part (&s, 0, s.n / 2);
+  gap = s.n - s.n / 2 + 20 * s.n;
+  fail_unless (gap > 0x8000);
+  for (k = 0; k < 21; k++)
+    raw_next_frame (&s);
+  send_frames_paced (&rx, &s, 4, 4, NULL, NULL);
+  /* frames leave in order: the last one out means all are */
+  RX_WAIT (&rx, rx.last_frcount == 28);
+
+  fail_unless_equals_int (rx.frames, 9);
+  fail_unless_equals_int (rx.corrupted, 1);
+  fail_unless_equals_int (rx.mismatched, 0);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-lost"), gap);
+  fail_unless_equals_uint64 (rx_stat (&rx, "frames-skipped"), 20);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets"), s.sent);
+  fail_unless_equals_uint64 (rx_stat (&rx, "packets-out-of-window"), 0);
+  rx_check_identities (&rx, s.sent, s.sent + gap, 29, 0);
+
+  rx_stop (&rx);
+  raw_sender_clear (&s);
+}
+
+GST_END_TEST;
+
 /* --- slow consumer, kernel overflow ----------------------------------- */
 
 static gboolean
@@ -904,22 +969,15 @@ GST_START_TEST (test_stop_mid_continuation_counts_exactly)
 {
   RawSender s;
   Rx rx;
-  guint8 dg[REF_DATAGRAM];
-  guint i;
 
   raw_sender_init (&s, &ref_720p5994, net_test_port ());
   rx_start (&rx, &s, "stats-interval=0 timeout=2000000000", "",
       GST_STATE_PLAYING);
   send_frames_paced (&rx, &s, 4, 0, NULL, NULL);
   RX_WAIT (&rx, rx.frames >= 2);
-  for (i = 0; i < s.n; i++, s.seq++) {
-    if (i >= s.n - 110 && i < s.n - 10)
-      continue;
-    ref_pack_datagram (s.f, s.rasters[s.frcount % N_PICS], i, s.seq,
-        s.rtp_ts, s.ssrc, s.frcount, 0, 98, dg);
-    raw_send (&s, dg);
-    s.sent++;
-  }
+  raw_send_part (&s, 0, s.n - 110);
+  raw_send_part (&s, s.n - 10, s.n);
+  raw_next_frame (&s);
   /* the frame with the hole comes out when the silence ends it */
   RX_WAIT (&rx, rx.frames >= 5);
 
@@ -1155,6 +1213,7 @@ src_harden_suite (void)
   tcase_add_test (tc, test_spoof_in_window_costs_nothing);
   tcase_add_test (tc, test_sender_restart_loses_nothing);
   tcase_add_test (tc, test_sequence_jump_costs_one_frame);
+  tcase_add_test (tc, test_long_gap_counted);
   tcase_add_test (tc, test_slow_consumer_drops_counted);
   tcase_add_test (tc, test_slow_consumer_and_overflow_counted);
   tcase_add_test (tc, test_timeout_and_stats_during_silence);
