@@ -164,7 +164,7 @@ if [ -n "${VMI_RX_FLOOR:-}" ]; then
       "$B/bench/dpdk/bench-rx-floor" "$S" 1 "$EAL -l $CPU --file-prefix $tag-f$r $VDEV" $loops 2>/dev/null | grep '^rx-floor round=')
     echo "$out"
     while read -r line; do
-      lp=$(echo "$line" | grep -o 'loop=[a-z]*' | cut -d= -f2)
+      lp=$(echo "$line" | grep -o 'loop=[a-z/0]*' | cut -d= -f2)
       [ "$r" = 1 ] && order+=" $lp"
       fl[$lp]+=" $(echo "$line" | grep -o 'ns_per_datagram=[0-9.]*' | cut -d= -f2)"
     done <<< "$out"
