@@ -90,6 +90,41 @@ net_sh (const gchar * fmt, ...)
   return ok;
 }
 
+gboolean
+net_netns_pair_add (const gchar * ns_a, const gchar * ns_b,
+    const gchar * dev_a, const gchar * dev_b, const gchar * mac_a,
+    const gchar * subnet)
+{
+  gchar *mac = mac_a ? g_strdup_printf (" address %s", mac_a) : g_strdup ("");
+  gboolean ok;
+
+  net_netns_pair_del (ns_a, ns_b);
+  ok = net_sh ("ip netns add %s", ns_a) && net_sh ("ip netns add %s", ns_b)
+      && net_sh ("ip link add %s netns %s%s type veth peer name %s netns %s",
+      dev_a, ns_a, mac, dev_b, ns_b)
+      && net_sh ("ip -n %s addr add %s.1/24 dev %s", ns_a, subnet, dev_a)
+      && net_sh ("ip -n %s addr add %s.2/24 dev %s", ns_b, subnet, dev_b)
+      && net_sh ("ip -n %s link set %s up", ns_a, dev_a)
+      && net_sh ("ip -n %s link set %s up", ns_b, dev_b)
+      && net_sh ("ip -n %s link set lo up", ns_a)
+      && net_sh ("ip -n %s link set lo up", ns_b);
+  g_free (mac);
+  return ok;
+}
+
+void
+net_netns_pair_del (const gchar * ns_a, const gchar * ns_b)
+{
+  gchar *cmd = g_strdup_printf ("ip netns del %s", ns_a);
+
+  /* not net_sh(): a namespace that is not there is no failure */
+  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  g_free (cmd);
+  cmd = g_strdup_printf ("ip netns del %s", ns_b);
+  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  g_free (cmd);
+}
+
 GstCaps *
 net_format_caps (const RefFormat * f, const gchar * format, gboolean bare)
 {

@@ -26,6 +26,16 @@ gboolean net_sh (const gchar * fmt, ...) G_GNUC_PRINTF (1, 2);
  * there. */
 void net_enter_netns (const gchar * name);
 void net_leave_netns (void);
+/* Two network namespaces @ns_a and @ns_b joined by a veth pair: @dev_a in
+ * A, address @subnet.1/24 (@subnet "10.77.0") and MAC @mac_a (NULL: the
+ * kernel's), @dev_b in B, @subnet.2/24; both ends and both loopbacks up.
+ * Whatever stood under those names is removed first. FALSE when a step
+ * failed (net_sh() logged it). */
+gboolean net_netns_pair_add (const gchar * ns_a, const gchar * ns_b,
+    const gchar * dev_a, const gchar * dev_b, const gchar * mac_a,
+    const gchar * subnet);
+/* Removes both (the veth goes with them); no matter if they do not exist */
+void net_netns_pair_del (const gchar * ns_a, const gchar * ns_b);
 
 /* video/x-raw caps of @f in @format (UYVP or v210); @bare leaves out
  * field-order and colorimetry, as rawvideoparse does */

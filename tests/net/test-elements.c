@@ -277,21 +277,6 @@ GST_END_TEST;
 
 /* --- multicast in network namespaces ------------------------------------- */
 
-static gboolean
-sh (const gchar * cmd)
-{
-  gint status = -1;
-  gchar *out = NULL, *err = NULL;
-  gboolean ok = g_spawn_command_line_sync (cmd, &out, &err, &status, NULL)
-      && g_spawn_check_wait_status (status, NULL);
-
-  if (!ok)
-    GST_WARNING ("'%s' failed: %s", cmd, err ? err : "");
-  g_free (out);
-  g_free (err);
-  return ok;
-}
-
 static gchar ns_a[32], ns_b[32];
 /* The namespaces are named after the test runner, the parent of the forked
  * tests: the tcase teardown, which runs there, removes them even when a
@@ -315,17 +300,10 @@ netns_names (void)
 static void
 netns_remove_quietly (void)
 {
-  gchar *cmd;
-
   if (geteuid () != 0)
     return;
   netns_names ();
-  cmd = g_strdup_printf ("ip netns del %s", ns_a);
-  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip netns del %s", ns_b);
-  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
-  g_free (cmd);
+  net_netns_pair_del (ns_a, ns_b);
 }
 
 static void
@@ -337,47 +315,20 @@ netns_owner_setup (void)
 static gboolean
 netns_setup (void)
 {
-  gchar *cmds[16];
-  guint i, n = 0;
-  gboolean ok = TRUE;
+  gchar dev_a[16], dev_b[16];
 
-  netns_remove_quietly ();
   netns_names ();
-  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_a);
-  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_b);
-  cmds[n++] = g_strdup_printf ("ip link add vmia%d netns %s type veth peer "
-      "name vmib%d netns %s", ns_id () % 10000, ns_a, ns_id () % 10000,
-      ns_b);
-  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.1/24 dev vmia%d",
-      ns_a, ns_id () % 10000);
-  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.2/24 dev vmib%d",
-      ns_b, ns_id () % 10000);
-  /* a second source on A, for the SSM case's marker datagram */
-  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.77.0.99/24 dev vmia%d",
-      ns_a, ns_id () % 10000);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set vmia%d up", ns_a,
-      ns_id () % 10000);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set vmib%d up", ns_b,
-      ns_id () % 10000);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_a);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_b);
-  for (i = 0; i < n; i++) {
-    if (ok)
-      ok = sh (cmds[i]);
-    g_free (cmds[i]);
-  }
-  return ok;
+  g_snprintf (dev_a, sizeof (dev_a), "vmia%d", ns_id () % 10000);
+  g_snprintf (dev_b, sizeof (dev_b), "vmib%d", ns_id () % 10000);
+  return net_netns_pair_add (ns_a, ns_b, dev_a, dev_b, NULL, "10.77.0")
+      /* a second source on A, for the SSM case's marker datagram */
+      && net_sh ("ip -n %s addr add 10.77.0.99/24 dev %s", ns_a, dev_a);
 }
 
 static void
 netns_teardown (void)
 {
-  gchar *cmd = g_strdup_printf ("ip netns del %s", ns_a);
-  sh (cmd);
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip netns del %s", ns_b);
-  sh (cmd);
-  g_free (cmd);
+  net_netns_pair_del (ns_a, ns_b);
 }
 
 static void
@@ -1103,7 +1054,7 @@ elements_suite (void)
 static const gchar *
 netns_unavailable (void)
 {
-  gchar *path, *cmd;
+  gchar *path;
   gboolean ok;
 
   if (geteuid () != 0)
@@ -1112,12 +1063,8 @@ netns_unavailable (void)
   g_free (path);
   if (!path)
     return "needs 'ip' (iproute2; scripts/install-deps installs it)";
-  cmd = g_strdup_printf ("ip netns add vmiprobe%d", getpid ());
-  ok = sh (cmd);
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip netns del vmiprobe%d", getpid ());
-  sh (cmd);
-  g_free (cmd);
+  ok = net_sh ("ip netns add vmiprobe%d", getpid ());
+  net_sh ("ip netns del vmiprobe%d", getpid ());
   return ok ? NULL : "'ip netns add' failed (no CAP_SYS_ADMIN?)";
 }
 

@@ -60,32 +60,6 @@
 static gchar ns_a[32], ns_b[32], dev_a[16], dev_b[16], conf_path[64];
 static GPid ptp4l_pid;
 
-static gboolean
-sh (const gchar * cmd)
-{
-  gchar *err = NULL;
-  gint status = -1;
-  gboolean ok = g_spawn_command_line_sync (cmd, NULL, &err, &status, NULL)
-      && g_spawn_check_wait_status (status, NULL);
-
-  if (!ok)
-    g_printerr ("'%s' failed: %s\n", cmd, err ? err : "");
-  g_free (err);
-  return ok;
-}
-
-static void
-netns_remove (void)
-{
-  gchar *cmd = g_strdup_printf ("ip netns del %s", ns_a);
-
-  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
-  g_free (cmd);
-  cmd = g_strdup_printf ("ip netns del %s", ns_b);
-  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
-  g_free (cmd);
-}
-
 /* ptp4l dies with the test runner, however that ends (a timeout's kill
  * included) */
 static void
@@ -102,38 +76,18 @@ ptp_network_setup (void)
   const gchar *argv[] = { "ip", "netns", "exec", ns_a, "ptp4l", "-f",
     conf_path, "-q", NULL
   };
-  gchar *conf, *cmds[16];
-  guint i, n = 0;
-  gboolean ok = TRUE;
+  gchar *conf;
+  gboolean ok;
   GError *err = NULL;
 
   g_snprintf (ns_a, sizeof (ns_a), "vmiptpa%d", getpid ());
   g_snprintf (ns_b, sizeof (ns_b), "vmiptpb%d", getpid ());
   g_snprintf (dev_a, sizeof (dev_a), "vmipa%d", getpid () % 100000);
   g_snprintf (dev_b, sizeof (dev_b), "vmipb%d", getpid () % 100000);
-  netns_remove ();
-  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_a);
-  cmds[n++] = g_strdup_printf ("ip netns add %s", ns_b);
-  cmds[n++] = g_strdup_printf ("ip link add %s netns %s address " GM_MAC
-      " type veth peer name %s netns %s", dev_a, ns_a, dev_b, ns_b);
-  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.78.0.1/24 dev %s", ns_a,
-      dev_a);
-  cmds[n++] = g_strdup_printf ("ip -n %s addr add 10.78.0.2/24 dev %s", ns_b,
-      dev_b);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set %s up", ns_a, dev_a);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set %s up", ns_b, dev_b);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_a);
-  cmds[n++] = g_strdup_printf ("ip -n %s link set lo up", ns_b);
-  /* PTP and the stream are multicast: a route for them on the veth */
-  cmds[n++] = g_strdup_printf ("ip -n %s route add 224.0.0.0/4 dev %s",
-      ns_a, dev_a);
-  cmds[n++] = g_strdup_printf ("ip -n %s route add 224.0.0.0/4 dev %s",
-      ns_b, dev_b);
-  for (i = 0; i < n; i++) {
-    if (ok)
-      ok = sh (cmds[i]);
-    g_free (cmds[i]);
-  }
+  ok = net_netns_pair_add (ns_a, ns_b, dev_a, dev_b, GM_MAC, "10.78.0")
+      /* PTP and the stream are multicast: a route for them on the veth */
+      && net_sh ("ip -n %s route add 224.0.0.0/4 dev %s", ns_a, dev_a)
+      && net_sh ("ip -n %s route add 224.0.0.0/4 dev %s", ns_b, dev_b);
   fail_unless (ok, "could not set up the network namespaces");
 
   /* ST 2059-2 message rates; masterOnly: never a slave; free_running:
@@ -162,7 +116,7 @@ ptp_network_teardown (void)
     ptp4l_pid = 0;
   }
   unlink (conf_path);
-  netns_remove ();
+  net_netns_pair_del (ns_a, ns_b);
 }
 
 /* ---- the capture in namespace A ---- */
