@@ -119,17 +119,20 @@ GST_START_TEST (test_dummy)
   };
   gint status, attempt;
   gchar *out = NULL, *err = NULL;
-  double mean = 0;
+  double median = 0;
 
   outputs_init (&o, "dummy");
   argv[9] = o.json_path;
   argv[11] = o.series_path;
   argv[13] = o.plot_path;
-  /* The mean ΔT is the period, within 5 %. SCHED_FIFO keeps the guest's
-   * other tasks off the loop, but on a shared VM the hypervisor can still
-   * take the vCPU away for more than 5 % of a 0.74 s run (steal time
-   * nothing in the guest controls): such a run is measured, reported, and
-   * run again, up to three times. */
+  /* The median ΔT is the period, within 5 %: the loop waits one period
+   * from each timestamp. The mean is not judged: on a shared VM the
+   * hypervisor takes the vCPU away from a SCHED_FIFO loop for milliseconds
+   * at a time (steal nothing in the guest controls; at load 14 a run's
+   * mean ΔT came out 11.6-18.5 us with stalls of up to 5.4 ms), which
+   * moves the mean and leaves the median where the loop puts it. A run
+   * whose median is off is measured, reported and run again, up to three
+   * times. */
   for (attempt = 0; attempt < 3; attempt++) {
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
@@ -138,14 +141,18 @@ GST_START_TEST (test_dummy)
             &out, &err, &status, NULL));
     fail_unless (g_spawn_check_wait_status (status, NULL), "%s", err);
     check_outputs (&o, 7410, 1e9 / 7410);
-    mean = json_num (o.json, "mean_ns");
-    if (fabs (mean - 7410) < 0.05 * 7410)
+    median = json_num (o.json, "p50_ns");
+    if (fabs (median - 7410) < 0.05 * 7410)
       break;
-    g_print ("dummy run %d: mean ΔT %.1f ns, more than 5 %% off: the host "
-        "stalled the loop (max ΔT %.0f ns); again\n", attempt + 1, mean,
+    g_print ("dummy run %d: median ΔT %.1f ns, more than 5 %% off: the host "
+        "stalled the loop (mean %.1f ns, max ΔT %.0f ns); again\n",
+        attempt + 1, median, json_num (o.json, "mean_ns"),
         json_num (o.json, "max_ns"));
   }
-  fail_unless (fabs (mean - 7410) < 0.05 * 7410, "mean ΔT %.1f ns", mean);
+  fail_unless (fabs (median - 7410) < 0.05 * 7410, "median ΔT %.1f ns",
+      median);
+  /* a stall only lengthens a ΔT */
+  fail_unless (json_num (o.json, "mean_ns") >= 7410);
   fail_unless_equals_int ((gint) json_num (o.json, "count"), 99999);
   /* the loop never returns before one period has passed */
   fail_unless (json_num (o.json, "min_ns") >= 7410);
