@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main demo: a 1080i59.94 test pattern sent as SMPTE ST 2022-6 over
 # loopback UDP (kernel sockets, software pacing), received, converted to
-# 8-bit and encoded to H.264 in an MP4. Prints both ends' st2022-stats and
-# where the file is; exits non-zero when anything fails.
+# 8-bit and encoded to H.264 in an MP4. Prints both ends' st2022-stats,
+# what the elements warned about, and where the file is; exits non-zero
+# when anything fails.
 #
 # Usage: pipelines/loopback.sh [OUTPUT.mp4]      (default: out/loopback.mp4)
 # Environment (all optional):
@@ -23,7 +24,10 @@
 # frames instead of losing datagrams; the queue lets x264enc run at its own
 # pace without holding up reception. The colour bars are rendered once and
 # repeated live by imagefreeze: rendering 10-bit 1080 bars costs ~16 ms a
-# frame, half the frame period on this kind of machine.
+# frame, half the frame period on this kind of machine. The queue before
+# st2022sink gives its processing deadline the buffering the latency query
+# asks for (without one, the sink warns "Pipeline construction is invalid,
+# please add queues" and shortens its deadline).
 set -euo pipefail
 
 . "$(dirname "$0")/../scripts/env.sh"
@@ -59,7 +63,7 @@ timeout 120 gst-launch-1.0 -e -m \
   ! x264enc speed-preset="$PRESET" tune=zerolatency bitrate=20000 \
   ! h264parse ! mp4mux ! filesink location="$OUTPUT" async=false \
   videotestsrc num-buffers=1 pattern=smpte ! "$CAPS" \
-  ! imagefreeze is-live=true num-buffers=$((FRAMES + EXTRA)) \
+  ! imagefreeze is-live=true num-buffers=$((FRAMES + EXTRA)) ! queue \
   ! st2022sink name=tx host=127.0.0.1 port="$PORT" \
   >"$LOG" 2>&1
 rc=$?
@@ -114,4 +118,13 @@ echo "  receiver frames-dropped=$drop_all: $drop_rec while recording (the" \
   "after its EOS (the sender's extra frames: nobody takes them, nothing lost)"
 echo "  receiver packets-lost=$lost, frames-corrupted=$corrupted: datagrams that" \
   "never arrived, frames concealed (0 unless the machine is overloaded)"
+# what the elements warned about and went on (for a user who is not root,
+# a receive buffer capped by net.core.rmem_max: README.md): a warning can
+# explain a figure above, and the log that holds it is gone at exit
+WARNINGS=$(sed -n 's/^WARNING: from element [^ ]*:\([A-Za-z0-9_-]*\): /\1: /p' \
+  "$LOG" | sort -u)
+if [ -n "$WARNINGS" ]; then
+  echo "loopback: the elements warned:"
+  echo "$WARNINGS" | sed 's/^/  /'
+fi
 echo "loopback: wrote $OUTPUT ($(stat -c %s "$OUTPUT") bytes)"
