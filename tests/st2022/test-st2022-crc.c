@@ -14,20 +14,10 @@
 #include "st2022.h"
 #include "st2022-crc.h"
 #include "st2022-crc-ref.h"
+#include "st2022-words-ref.h"
 #include "st2022-private.h"
 
 /* --- independent helpers ------------------------------------------------- */
-
-static void
-set_word (guint8 * b, gsize word_index, guint w)
-{
-  gsize bit = word_index * 10;
-  guint shift = 6 - bit % 8;
-  guint v = (guint) b[bit / 8] << 8 | b[bit / 8 + 1];
-  v = (v & ~(0x3ffu << shift)) | (w & 0x3ff) << shift;
-  b[bit / 8] = v >> 8;
-  b[bit / 8 + 1] = v & 0xff;
-}
 
 /* packs @n words into a buffer of exactly n * 10 / 8 bytes, so that a read
  * past the end is caught by valgrind/ASan (set_word needs one spare byte,

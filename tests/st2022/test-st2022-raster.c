@@ -8,27 +8,9 @@
 #include <gst/check/gstcheck.h>
 #include "st2022.h"
 #include "st2022-crc-ref.h"
+#include "st2022-words-ref.h"
 
 /* --- independent helpers (not using the core's packers) ------------------ */
-
-static guint
-get_word (const guint8 * b, gsize word_index)
-{
-  gsize bit = word_index * 10;
-  guint v = (guint) b[bit / 8] << 8 | b[bit / 8 + 1];
-  return (v >> (6 - bit % 8)) & 0x3ff;
-}
-
-static void
-set_word (guint8 * b, gsize word_index, guint w)
-{
-  gsize bit = word_index * 10;
-  guint shift = 6 - bit % 8;
-  guint v = (guint) b[bit / 8] << 8 | b[bit / 8 + 1];
-  v = (v & ~(0x3ffu << shift)) | (w & 0x3ff) << shift;
-  b[bit / 8] = v >> 8;
-  b[bit / 8 + 1] = v & 0xff;
-}
 
 /* word @w of raster line @line (1-based) */
 static guint
