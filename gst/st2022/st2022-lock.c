@@ -357,6 +357,72 @@ keep_continuations (St2022StreamLock * l)
   l->cont_epoch = l->epoch;
 }
 
+/* a seed or run of the continuation has a member at or behind the
+ * highest accepted: the stream went past it */
+static gboolean
+cont_passed (St2022StreamLock * l)
+{
+  guint i, j;
+
+  for (i = 0; i < ST2022_LOCK_SEEDS; i++) {
+    Seed *s = &l->seeds[i];
+
+    if (s->epoch == l->epoch && s->cont && (gint16) (s->seq - l->high) <= 0)
+      return TRUE;
+  }
+  for (i = 0; i < ST2022_LOCK_RUNS; i++) {
+    Run *r = &l->runs[i];
+
+    if (r->epoch != l->epoch || !r->cont)
+      continue;
+    for (j = 0; j < r->len; j++) {
+      const guint8 *m = r->data + (gsize) j * ST2022_DATAGRAM_SIZE;
+
+      if ((gint16) ((guint16) (m[2] << 8 | m[3]) - l->high) <= 0)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static void out_take (St2022StreamLock * l, gboolean (*take) (St2022StreamLock
+        * l, guint64 epoch, gboolean cont, const guint8 * data, gsize len,
+        gpointer user), gpointer user);
+static gboolean take_continuation (St2022StreamLock * l, guint64 epoch,
+    gboolean cont, const guint8 * data, gsize len, gpointer user);
+
+/* The locked stream went on (@data, accepted after the highest was
+ * @from) past datagrams the lock held as its continuation (placed ahead
+ * after a loss whose drops were reported only later, or not at all): they
+ * are the stream's and go to the depacketizer now, with @data, in
+ * sequence order, as a RELOCK that is not a new stream.  Held on, they
+ * would come back only at the idle tick, behind frames long ended:
+ * discarded there, yet counted lost when those frames ended. */
+static St2022LockVerdict
+hand_back (St2022StreamLock * l, const guint8 * data, gsize len,
+    guint16 from, gboolean gap)
+{
+  guint i;
+
+  l->n_out = 0;
+  out_add (l, data, MIN (len, ST2022_DATAGRAM_SIZE));
+  out_take (l, take_continuation, NULL);
+  /* the gap counted as overflow held these: they arrived */
+  for (i = 0; gap && i < l->n_out; i++) {
+    gint16 at = (gint16) (l->out_seq[i] - from);
+
+    if (at > 0 && (gint16) (l->out_seq[i] - l->high) < 0
+        && l->stats.overflow > 0)
+      l->stats.overflow--;
+  }
+  /* no seed or run lives on; the stream went as far as the last of them */
+  l->epoch++;
+  if ((gint16) (l->out_seq[l->n_out - 1] - l->high) > 0)
+    l->high = l->out_seq[l->n_out - 1];
+  l->relock_new = FALSE;
+  return ST2022_LOCK_RELOCK;
+}
+
 St2022LockVerdict
 st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
     St2022Header * hdr)
@@ -402,14 +468,20 @@ st2022_stream_lock_push (St2022StreamLock * l, const guint8 * data, gsize len,
    * datagram is no sign of that: the run after a jump may be the stream
    * itself, reordered across the jump. */
   if (d > 0) {
+    guint16 from = l->high;
+    gboolean gap = d > 1 && l->dropped > 0;
+
     l->epoch++;
-    if (G_UNLIKELY (l->cont_epoch == l->epoch - 1))
-      keep_continuations (l);
     l->high = hdr->seq;
-    if (d > 1 && l->dropped > 0) {
+    if (gap) {
       /* the gap is what the reported drops cost the stream */
       l->stats.overflow += d - 1;
       l->dropped -= MIN (l->dropped, (guint64) (d - 1));
+    }
+    if (G_UNLIKELY (l->cont_epoch == l->epoch - 1)) {
+      keep_continuations (l);
+      if (cont_passed (l))
+        return hand_back (l, data, len, from, gap);
     }
   }
   return ST2022_LOCK_ACCEPT;

@@ -57,8 +57,10 @@ typedef enum
   /* the locked stream's SSRC but an implausible sequence number: dropped,
    * counted */
   ST2022_LOCK_OUT_OF_WINDOW,
-  /* the lock moved to a new stream: push the datagrams of
-   * st2022_stream_lock_replay() (this one is the last of them) */
+  /* the lock moved to a new stream, or the locked stream went past the
+   * datagrams the lock held as its continuation (this one with them, not a
+   * new stream): push the datagrams of st2022_stream_lock_replay() (this
+   * one among them) */
   ST2022_LOCK_RELOCK,
 } St2022LockVerdict;
 
@@ -109,8 +111,9 @@ St2022LockVerdict st2022_stream_lock_push (St2022StreamLock * l,
  * most @n.  The gap then counts in St2022LockStats.overflow. */
 void st2022_stream_lock_note_dropped (St2022StreamLock * l, guint64 n);
 
-/* After RELOCK: the run that confirmed the new stream, oldest first (@i <
- * the returned count); valid until the next push. */
+/* After RELOCK: the run that confirmed the new stream, oldest first, or
+ * the continuation handed back with the datagram that passed it, in
+ * sequence order (@i < the returned count); valid until the next push. */
 guint st2022_stream_lock_replay_count (St2022StreamLock * l);
 const guint8 *st2022_stream_lock_replay (St2022StreamLock * l, guint i,
     gsize * len);
