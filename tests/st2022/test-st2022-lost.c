@@ -403,6 +403,19 @@ loss_rates (gboolean reorder, gboolean note)
   }
 }
 
+/* what sender_new(), receiver_new() and rx_init() set up, with the
+ * frame's datagrams */
+static void
+teardown (St2022StreamLock * l, St2022Depacketizer * d, St2022Packetizer * p,
+    Dg * frame, Rx * rx)
+{
+  st2022_stream_lock_free (l);
+  st2022_depacketizer_free (d);
+  st2022_packetizer_free (p);
+  g_free (frame);
+  rx_clear (rx);
+}
+
 /* A sender that starts over with the same numbers (a replay of one frame
  * in a loop, as net_pcap infinite_rx gives): every datagram of a repeat is
  * behind the lock where one was received already, so none is late; a run
@@ -434,11 +447,7 @@ GST_START_TEST (test_replay_loop)
   fail_unless_equals_uint64 (rx.bad, 0);
   fail_unless_equals_uint64 (st.packets_lost, 0);
 
-  st2022_stream_lock_free (l);
-  st2022_depacketizer_free (d);
-  st2022_packetizer_free (p);
-  g_free (frame);
-  rx_clear (&rx);
+  teardown (l, d, p, frame, &rx);
 }
 
 GST_END_TEST;
@@ -646,11 +655,7 @@ restart (const gchar * what, guint32 ssrc, guint8 frcount, gboolean ts_reset)
   fail_unless_equals_uint64 (st.frames_skipped, same ? 16 : 0);
   fail_unless_equals_uint64 (st.packets_discarded, 0);
 
-  st2022_stream_lock_free (l);
-  st2022_depacketizer_free (d);
-  st2022_packetizer_free (p);
-  g_free (frame);
-  rx_clear (&rx);
+  teardown (l, d, p, frame, &rx);
 }
 
 GST_START_TEST (test_restart_after_long_gap)
@@ -772,12 +777,8 @@ soak_run (guint32 seed, guint n_frames, guint stray_every, guint queue,
   out->packets = st.packets;
   out->dup = st.packets_duplicate;
   out->lost = st.packets_lost;
-  st2022_stream_lock_free (l);
-  st2022_depacketizer_free (d);
-  st2022_packetizer_free (p);
-  g_free (frame);
   g_rand_free (rand);
-  rx_clear (&rx);
+  teardown (l, d, p, frame, &rx);
 }
 
 /* The soak's model at random (scripts/soak with a CPU hog beside the
@@ -869,11 +870,7 @@ GST_START_TEST (test_late_report_continuation)
   fail_unless_equals_uint64 (ls.overflow, 1000);
   fail_unless_equals_uint64 (ls.locks, 1);
 
-  st2022_stream_lock_free (l);
-  st2022_depacketizer_free (d);
-  st2022_packetizer_free (p);
-  g_free (frame);
-  rx_clear (&rx);
+  teardown (l, d, p, frame, &rx);
 }
 
 GST_END_TEST;
