@@ -378,23 +378,35 @@ check_nic (const gchar * iface)
 #define MEASURE_ITERATIONS 100000
 #define MEASURE_MAX_EXCESS_NS 20000.0
 
+/* Moves this thread onto @cpu, keeping its CPUs in @old; says so as a
+ * warning on @item when it cannot. */
+static gboolean
+pin_to (gint cpu, cpu_set_t * old, const gchar * item)
+{
+  cpu_set_t set;
+
+  sched_getaffinity (0, sizeof (*old), old);
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  if (sched_setaffinity (0, sizeof (set), &set) == 0)
+    return TRUE;
+  report ("warn", item, "cannot run on that core",
+      "pass --cpu with a core this process may use");
+  return FALSE;
+}
+
 static void
 measure (gint cpu)
 {
   guint64 *ts = g_new (guint64, MEASURE_ITERATIONS);
   double *t = g_new (double, MEASURE_ITERATIONS);
-  cpu_set_t set, old;
+  cpu_set_t old;
   VmiJitterSummary s;
   gsize n, i;
   gchar *have, *fix;
   gboolean ok;
 
-  sched_getaffinity (0, sizeof (old), &old);
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  if (sched_setaffinity (0, sizeof (set), &set) != 0) {
-    report ("warn", "host jitter", "cannot run on that core",
-        "pass --cpu with a core this process may use");
+  if (!pin_to (cpu, &old, "host jitter")) {
     g_free (ts);
     g_free (t);
     return;
@@ -446,18 +458,13 @@ static void
 measure_wakeups (gint cpu)
 {
   guint64 *late = g_new (guint64, WAKE_ITERATIONS);
-  cpu_set_t set, old;
+  cpu_set_t old;
   double cpu_ns;
   gsize n;
   gchar *have;
   gboolean ok;
 
-  sched_getaffinity (0, sizeof (old), &old);
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  if (sched_setaffinity (0, sizeof (set), &set) != 0) {
-    report ("warn", "timer wake-up", "cannot run on that core",
-        "pass --cpu with a core this process may use");
+  if (!pin_to (cpu, &old, "timer wake-up")) {
     g_free (late);
     return;
   }
