@@ -89,19 +89,12 @@ gst_st2022_src_idle (GstSt2022Src * self, gint64 now_mono)
 
   if (timeout > 0 ? (guint64) silent * 1000 >= timeout :
       silent > IDLE_FLUSH_US) {
-    guint i, n = self->legs ? 0 :
-        st2022_stream_lock_release (self->lock_gate);
-
     /* the datagrams the lock held as the stream going on after a loss
      * arrived: they go in as the live path takes them (into the frame,
      * or late), not lost because the confirming run never came */
-    for (i = 0; i < n; i++) {
-      gsize len;
-      const guint8 *data = st2022_stream_lock_replay (self->lock_gate, i,
-          &len);
+    guint n = self->legs ? 0 : st2022_stream_lock_release_to (self->lock_gate,
+        self->depay, self->last_burst);
 
-      st2022_depacketizer_push (self->depay, data, len, self->last_burst);
-    }
     if (n > 0)
       GST_DEBUG_OBJECT (self, "%u datagrams the lock held handed back", n);
     if (self->in_progress > 0) {

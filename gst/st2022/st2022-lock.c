@@ -596,13 +596,22 @@ take_bridged (St2022StreamLock * l, guint64 epoch, gboolean cont,
       && st2022_depacketizer_places (depay, &h);
 }
 
+/* what the lock hands back, in sequence order, into @d */
+static void
+push_out (St2022StreamLock * l, St2022Depacketizer * d, guint64 arrival_ns)
+{
+  guint i;
+
+  for (i = 0; i < l->n_out; i++)
+    st2022_depacketizer_push (d, l->out[i], l->out_len[i], arrival_ns);
+}
+
 gboolean
 st2022_stream_lock_replay_to (St2022StreamLock * l, St2022Depacketizer * d,
     guint64 arrival_ns)
 {
   St2022Header h;
   gboolean over;
-  guint i;
 
   if (l->n_out == 0)
     return FALSE;
@@ -615,8 +624,7 @@ st2022_stream_lock_replay_to (St2022StreamLock * l, St2022Depacketizer * d,
   /* the sender left the old numbering: its frames' rest is not lost */
   if (over)
     st2022_depacketizer_flush_abandoned (d);
-  for (i = 0; i < l->n_out; i++)
-    st2022_depacketizer_push (d, l->out[i], l->out_len[i], arrival_ns);
+  push_out (l, d, arrival_ns);
   return over;
 }
 
@@ -641,6 +649,16 @@ st2022_stream_lock_release (St2022StreamLock * l)
   if (l->n_out > 0 && (gint16) (l->out_seq[l->n_out - 1] - l->high) > 0)
     l->high = l->out_seq[l->n_out - 1];
   return l->n_out;
+}
+
+guint
+st2022_stream_lock_release_to (St2022StreamLock * l, St2022Depacketizer * d,
+    guint64 arrival_ns)
+{
+  guint n = st2022_stream_lock_release (l);
+
+  push_out (l, d, arrival_ns);
+  return n;
 }
 
 gboolean

@@ -138,6 +138,11 @@ gboolean st2022_stream_lock_replay_to (St2022StreamLock * l,
  * the frame open, or counted late); they no longer count out-of-window.
  * Returns how many (0: none held). */
 guint st2022_stream_lock_release (St2022StreamLock * l);
+/* st2022_stream_lock_release(), the datagrams handed back going into @d
+ * as the live path pushes them (@arrival_ns: their arrival); returns how
+ * many */
+guint st2022_stream_lock_release_to (St2022StreamLock * l,
+    St2022Depacketizer * d, guint64 arrival_ns);
 
 /* TRUE when the RELOCK moved to another SSRC, payload type or format, or
  * back in sequence (the depacketizer must start over); FALSE for a jump

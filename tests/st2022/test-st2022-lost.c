@@ -162,14 +162,7 @@ deliver (St2022StreamLock * l, St2022Depacketizer * d, const Dg * dg)
 static void
 stop (St2022StreamLock * l, St2022Depacketizer * d)
 {
-  guint i, n = st2022_stream_lock_release (l);
-
-  for (i = 0; i < n; i++) {
-    gsize len;
-    const guint8 *p = st2022_stream_lock_replay (l, i, &len);
-
-    st2022_depacketizer_push (d, p, len, 0);
-  }
+  st2022_stream_lock_release_to (l, d, 0);
   st2022_depacketizer_flush (d);
 }
 
